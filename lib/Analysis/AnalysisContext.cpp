@@ -1,0 +1,28 @@
+//===--- AnalysisContext.cpp - Per-TU cache of device-flow results --------===//
+
+#include "Analysis/AnalysisContext.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+
+namespace torchtidy {
+namespace {
+using CacheKey = std::pair<const clang::ASTContext *, const clang::FunctionDecl *>;
+// Front-ends analyse one translation unit at a time per process.
+llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>> &cache() {
+  static llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>> Results;
+  return Results;
+}
+} // namespace
+
+const DeviceFlowResult &deviceFlowOf(const clang::FunctionDecl *Function,
+                                     clang::ASTContext &Ctx) {
+  std::unique_ptr<DeviceFlowResult> &Slot = cache()[{&Ctx, Function}];
+  if (!Slot)
+    Slot = std::make_unique<DeviceFlowResult>(analyzeDeviceFlow(Function, Ctx));
+  return *Slot;
+}
+
+void forgetDeviceFlowResults() { cache().clear(); }
+
+} // namespace torchtidy

@@ -1,0 +1,82 @@
+//===--- DeviceFlow.h - Flow-sensitive device analysis ----------*- C++ -*-===//
+//
+// Runs the device lattice (Placement.h) over the CFG of one function and
+// reports the sites the checks care about. The analysis decides what a site
+// is (a missing migration or a plain device mix) so that one site gets one
+// finding whichever checks are enabled.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_DEVICEFLOW_H
+#define TORCHTIDY_ANALYSIS_DEVICEFLOW_H
+
+#include "Analysis/Placement.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torchtidy {
+
+/// A tensor or module taking part in a site, with what the analysis knew.
+struct Operand {
+  const clang::Expr *E = nullptr;
+  std::string Spelling; ///< As written: "batch.target", "model".
+  AbstractValue Value;
+  bool IsModule = false;
+};
+
+/// An op, function or module call whose operands are on different devices on
+/// some path.
+struct MixedDeviceSite {
+  const clang::CallExpr *Call = nullptr;
+  std::string OpName; ///< "+", "torch::matmul", "criterion".
+  bool IsModuleCall = false;
+  /// The operand that did not follow (usually the host one) and the one it
+  /// meets. For a module call one of them is the module.
+  Operand Stayed, Other;
+  /// Set when the site is explained by a missing migration: `Stayed` should
+  /// have been moved like its sibling, with this call (".to(device)").
+  std::optional<std::string> MissingMigration;
+};
+
+/// `x.to(d);` as a statement: tensors are not moved in place.
+struct DroppedMigration {
+  const clang::CallExpr *Call = nullptr;
+  Operand Object;
+  std::string Migration; ///< ".to(device)"
+  /// Whether `x = ` can be inserted in front: x is a non-const lvalue.
+  bool Assignable = false;
+};
+
+/// A grad-carrying tensor kept across loop iterations.
+struct RetainedGraphAccumulation {
+  const clang::Expr *Site = nullptr;  ///< `total += loss`, `v.push_back(loss)`
+  const clang::Expr *Added = nullptr; ///< `loss`
+  const clang::Stmt *Loop = nullptr;
+  std::string Accumulator;            ///< "total"
+  Operand AddedOperand;
+  /// A running 0-dim total: fixed by adding a number (.item<double>());
+  /// otherwise the kept tensor is fixed with .detach().
+  bool IsScalarTotal = false;
+};
+
+struct DeviceFlowResult {
+  std::vector<MixedDeviceSite> MixedSites;
+  std::vector<DroppedMigration> DroppedMigrations;
+  std::vector<RetainedGraphAccumulation> Accumulations;
+  /// The iteration cap was hit; the function is reported as clean.
+  bool GaveUp = false;
+};
+
+/// Analyses one function definition. Never fails: code the model does not
+/// understand becomes "unknown" and produces no finding.
+DeviceFlowResult analyzeDeviceFlow(const clang::FunctionDecl *Function,
+                                   clang::ASTContext &Ctx);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_DEVICEFLOW_H

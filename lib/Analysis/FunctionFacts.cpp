@@ -1,0 +1,137 @@
+//===--- FunctionFacts.cpp - Lexical facts about one function body --------===//
+
+#include "Analysis/FunctionFacts.h"
+#include "Model/TorchApi.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+std::optional<StorageKey> storageKeyOf(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  E = ignoreValuePreserving(E)->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (isa<VarDecl>(Ref->getDecl()) || isa<BindingDecl>(Ref->getDecl()))
+      return StorageKey{Ref->getDecl(), nullptr};
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field)
+      return std::nullopt;
+    const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base))
+      return StorageKey{nullptr, Field};
+    if (const auto *BaseRef = dyn_cast<DeclRefExpr>(Base))
+      return StorageKey{BaseRef->getDecl(), Field};
+  }
+  return std::nullopt;
+}
+
+/// Collects every StorageKey mentioned under a statement.
+static void collectStorage(const Stmt *S, llvm::DenseSet<StorageKey> &Out) {
+  if (!S)
+    return;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<StorageKey> Key = storageKeyOf(E)) {
+      Out.insert(*Key);
+      if (Key->second && Key->first) // batch.data also mentions batch.
+        Out.insert({Key->first, nullptr});
+    }
+  for (const Stmt *Child : S->children())
+    collectStorage(Child, Out);
+}
+
+class FactsCollector : public RecursiveASTVisitor<FactsCollector> {
+public:
+  explicit FactsCollector(FunctionFacts &Facts) : Facts(Facts) {}
+
+  bool VisitForStmt(ForStmt *S) { return addLoop(S); }
+  bool VisitWhileStmt(WhileStmt *S) { return addLoop(S); }
+  bool VisitDoStmt(DoStmt *S) { return addLoop(S); }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) { return addLoop(S); }
+
+  bool VisitCompoundStmt(CompoundStmt *Block) {
+    for (Stmt *Child : Block->body()) {
+      if (auto *E = dyn_cast<Expr>(Child))
+        Facts.DiscardedValues.insert(ignoreValuePreserving(E));
+      // A guard declared here disables autograd until the block ends.
+      if (auto *Decl = dyn_cast<DeclStmt>(Child))
+        for (const clang::Decl *D : Decl->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D);
+              Var && isGradDisablingGuardType(Var->getType()))
+            Facts.NoGradRegions.push_back(
+                SourceRange(Decl->getEndLoc(), Block->getRBracLoc()));
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (classifyCall(Call) == TorchCallKind::Backward)
+      collectStorage(Call, Facts.BackpropagatedOrEscaping);
+    return true;
+  }
+
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    collectStorage(Return->getRetValue(), Facts.BackpropagatedOrEscaping);
+    return true;
+  }
+
+private:
+  bool addLoop(Stmt *Loop) {
+    Facts.Loops.push_back(Loop);
+    return true;
+  }
+  FunctionFacts &Facts;
+};
+
+FunctionFacts::FunctionFacts(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
+  if (Body)
+    FactsCollector(*this).TraverseStmt(const_cast<Stmt *>(Body));
+}
+
+bool FunctionFacts::contains(SourceRange Outer, SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = SM.getExpansionLoc(Outer.getBegin());
+  SourceLocation End = SM.getExpansionLoc(Outer.getEnd());
+  Loc = SM.getExpansionLoc(Loc);
+  if (Begin.isInvalid() || End.isInvalid() || Loc.isInvalid())
+    return false;
+  return !SM.isBeforeInTranslationUnit(Loc, Begin) &&
+         !SM.isBeforeInTranslationUnit(End, Loc);
+}
+
+bool FunctionFacts::isInNoGradScope(const Stmt *S) const {
+  for (SourceRange Region : NoGradRegions)
+    if (contains(Region, S->getBeginLoc()))
+      return true;
+  return false;
+}
+
+const Stmt *FunctionFacts::innermostLoopAround(const Stmt *S) const {
+  const Stmt *Innermost = nullptr;
+  for (const Stmt *Loop : Loops)
+    if (Loop != S && contains(Loop->getSourceRange(), S->getBeginLoc()) &&
+        (!Innermost || contains(Innermost->getSourceRange(), Loop->getBeginLoc())))
+      Innermost = Loop;
+  return Innermost;
+}
+
+bool FunctionFacts::isDeclaredInside(const ValueDecl *D,
+                                     const Stmt *Loop) const {
+  return D && Loop && contains(Loop->getSourceRange(), D->getLocation());
+}
+
+bool FunctionFacts::isDiscardedValue(const Expr *E) const {
+  return DiscardedValues.contains(ignoreValuePreserving(E));
+}
+
+bool FunctionFacts::isBackpropagatedOrEscapes(StorageKey Key) const {
+  return BackpropagatedOrEscaping.contains(Key);
+}
+
+} // namespace torchtidy

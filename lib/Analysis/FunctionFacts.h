@@ -1,0 +1,60 @@
+//===--- FunctionFacts.h - Lexical facts about one function body -*- C++ -*-===//
+//
+// What the device-flow pass needs to know about the shape of a body rather
+// than about values: the loops, where autograd is switched off by a guard,
+// which expressions are statements whose value is thrown away, and which
+// variables reach backward() or leave the function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_FUNCTIONFACTS_H
+#define TORCHTIDY_ANALYSIS_FUNCTIONFACTS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <utility>
+
+namespace torchtidy {
+
+/// A place a value is stored: a variable, a field of a variable, or a field
+/// of `this` (Base null).
+using StorageKey = std::pair<const clang::ValueDecl *, const clang::FieldDecl *>;
+
+/// The storage an expression names (`x`, `batch.data`, `this->total`), if any.
+std::optional<StorageKey> storageKeyOf(const clang::Expr *E);
+
+class FunctionFacts {
+public:
+  FunctionFacts(const clang::Stmt *Body, clang::ASTContext &Ctx);
+
+  /// Inside the scope of a live NoGradGuard / InferenceMode.
+  bool isInNoGradScope(const clang::Stmt *S) const;
+  /// The innermost loop whose body or header contains S, or null.
+  const clang::Stmt *innermostLoopAround(const clang::Stmt *S) const;
+  /// Whether the variable is declared inside the loop, so it dies with each
+  /// iteration.
+  bool isDeclaredInside(const clang::ValueDecl *D,
+                        const clang::Stmt *Loop) const;
+  /// The expression is a statement on its own: its value is discarded.
+  bool isDiscardedValue(const clang::Expr *E) const;
+  /// The storage reaches backward()/autograd::grad, or is returned.
+  bool isBackpropagatedOrEscapes(StorageKey Key) const;
+
+private:
+  friend class FactsCollector;
+  bool contains(clang::SourceRange Outer, clang::SourceLocation Loc) const;
+
+  clang::ASTContext &Ctx;
+  llvm::SmallVector<const clang::Stmt *, 8> Loops;
+  llvm::SmallVector<clang::SourceRange, 2> NoGradRegions;
+  llvm::DenseSet<const clang::Expr *> DiscardedValues;
+  llvm::DenseSet<StorageKey> BackpropagatedOrEscaping;
+};
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_FUNCTIONFACTS_H

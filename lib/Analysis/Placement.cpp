@@ -1,0 +1,180 @@
+//===--- Placement.cpp - The device lattice -------------------------------===//
+
+#include "Analysis/Placement.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+
+namespace torchtidy {
+
+std::optional<Device> Device::parse(llvm::StringRef Text) {
+  Text = Text.trim();
+  auto [Type, IndexText] = Text.split(':');
+  if (Type.empty() || !llvm::all_of(Type, [](char C) {
+        return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z');
+      }))
+    return std::nullopt;
+  Device D{Type.lower(), -1};
+  if (Text.contains(':')) {
+    unsigned Index;
+    if (IndexText.getAsInteger(10, Index))
+      return std::nullopt;
+    D.Index = static_cast<int>(Index);
+  }
+  return D;
+}
+
+bool Device::conflictsWith(const Device &Other) const {
+  if (Type != Other.Type)
+    return true;
+  if (isHost())
+    return false;
+  return Index >= 0 && Other.Index >= 0 && Index != Other.Index;
+}
+
+std::string Device::str() const {
+  return Index < 0 ? Type : Type + ":" + std::to_string(Index);
+}
+
+DeviceSet DeviceSet::of(Device D) {
+  DeviceSet S;
+  S.Devices.push_back(std::move(D));
+  return S;
+}
+
+DeviceSet DeviceSet::anyDevice() {
+  DeviceSet S;
+  S.Any = true;
+  return S;
+}
+
+bool DeviceSet::mayBeAccelerator() const {
+  return Any || llvm::any_of(Devices, [](const Device &D) { return !D.isHost(); });
+}
+
+DeviceSet DeviceSet::join(const DeviceSet &Other) const {
+  DeviceSet Result;
+  Result.Any = Any || Other.Any;
+  if (Result.Any)
+    return Result;
+  Result.Devices = Devices;
+  for (const Device &D : Other.Devices)
+    if (!llvm::is_contained(Result.Devices, D))
+      Result.Devices.push_back(D);
+  llvm::sort(Result.Devices);
+  return Result;
+}
+
+std::string DeviceSet::describe() const {
+  if (Any)
+    return "any device";
+  if (Devices.empty())
+    return "no device";
+  if (isOnlyHost())
+    return "the CPU";
+  std::string Words;
+  for (size_t I = 0; I < Devices.size(); ++I) {
+    if (I)
+      Words += I + 1 == Devices.size() ? " or " : ", ";
+    Words += "'" + Devices[I].str() + "'";
+  }
+  return Words;
+}
+
+Placement Placement::join(const Placement &Other) const {
+  if (State == Knowledge::Unset)
+    return Other;
+  if (Other.State == Knowledge::Unset)
+    return *this;
+  if (State == Knowledge::Unknown || Other.State == Knowledge::Unknown)
+    return unknown();
+  return on(Devices.join(Other.Devices),
+            DeviceVar == Other.DeviceVar ? DeviceVar : nullptr);
+}
+
+std::string Placement::describe() const {
+  if (!isKnown())
+    return "an unknown device";
+  if (DeviceVar && !Devices.isOnlyHost())
+    return "'" + DeviceVar->getNameAsString() + "'";
+  return Devices.describe();
+}
+
+namespace {
+/// Pinned holds exactly one device; is Other elsewhere on some path?
+bool pinnedConflictsWith(const DeviceSet &Pinned, const DeviceSet &Other) {
+  const Device &P = Pinned.devices().front();
+  // A caller-chosen device meets a host tensor: it fails on any accelerator.
+  if (Other.isAny())
+    return P.isHost();
+  return llvm::any_of(Other.devices(),
+                      [&](const Device &D) { return D.conflictsWith(P); });
+}
+} // namespace
+
+bool mayConflict(const Placement &A, const Placement &B) {
+  if (!A.isKnown() || !B.isKnown())
+    return false;
+  if (A.DeviceVar && A.DeviceVar == B.DeviceVar)
+    return false;
+  if (A.Devices.isSingle())
+    return pinnedConflictsWith(A.Devices, B.Devices);
+  if (B.Devices.isSingle())
+    return pinnedConflictsWith(B.Devices, A.Devices);
+  return false;
+}
+
+GradHistory join(GradHistory A, GradHistory B) {
+  if (A == B)
+    return A;
+  if (A == GradHistory::Carries || B == GradHistory::Carries)
+    return GradHistory::Carries;
+  return GradHistory::Unknown;
+}
+
+AbstractValue &AbstractValue::addOrigin(Origin O) {
+  llvm::erase(Origins, O); // Loops revisit the same step; keep it once.
+  Origins.insert(Origins.begin(), std::move(O));
+  if (Origins.size() > MaxOrigins)
+    Origins.pop_back();
+  return *this;
+}
+
+const Origin *AbstractValue::findOrigin(Origin::Kind K) const {
+  for (const Origin &O : Origins)
+    if (O.K == K)
+      return &O;
+  return nullptr;
+}
+
+AbstractValue AbstractValue::join(const AbstractValue &Other) const {
+  AbstractValue Result;
+  Result.Where = Where.join(Other.Where);
+  // An unset side has not happened yet on its path; it says nothing.
+  if (Where.State == Placement::Knowledge::Unset)
+    Result.ZeroDim = Other.ZeroDim;
+  else if (Other.Where.State == Placement::Knowledge::Unset)
+    Result.ZeroDim = ZeroDim;
+  else
+    Result.ZeroDim = ZeroDim && Other.ZeroDim;
+  Result.Grad = torchtidy::join(Grad, Other.Grad);
+  // Lead with the history of the side that may be off the host: that is the
+  // side a diagnostic has to explain.
+  bool OtherLeads = Where.isDefinitelyHost() && Other.Where.isKnown() &&
+                    !Other.Where.isDefinitelyHost();
+  const AbstractValue &First = OtherLeads ? Other : *this;
+  const AbstractValue &Second = OtherLeads ? *this : Other;
+  Result.Origins = First.Origins;
+  for (const Origin &O : Second.Origins)
+    if (Result.Origins.size() < MaxOrigins &&
+        !llvm::is_contained(Result.Origins, O))
+      Result.Origins.push_back(O);
+  return Result;
+}
+
+bool AbstractValue::operator==(const AbstractValue &O) const {
+  return Where == O.Where && ZeroDim == O.ZeroDim && Grad == O.Grad &&
+         Origins == O.Origins;
+}
+
+} // namespace torchtidy

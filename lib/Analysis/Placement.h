@@ -1,0 +1,187 @@
+//===--- Placement.h - The device lattice -----------------------*- C++ -*-===//
+//
+// Abstract values of the device-flow analysis. A value (tensor, module or
+// device specification) has a Placement: the set of devices it may be on at
+// run time, and, when a torch::Device variable chose it, that variable, so two
+// tensors moved with the same `device` are known to be together even when the
+// variable's value is not known. Alongside: whether a tensor is 0-dim, whether
+// it carries autograd history, and the Origins that explain where it got its
+// device (they become the notes of a diagnostic).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_PLACEMENT_H
+#define TORCHTIDY_ANALYSIS_PLACEMENT_H
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace torchtidy {
+
+/// One concrete device: a type ("cpu", "cuda", "meta") and an index, -1 for
+/// "the current device of that type".
+struct Device {
+  std::string Type;
+  int Index = -1;
+
+  static Device cpu() { return {"cpu", -1}; }
+  /// Parses a LibTorch device string: "cuda", "cuda:1", "cpu", "meta".
+  static std::optional<Device> parse(llvm::StringRef Text);
+
+  bool isHost() const { return Type == "cpu"; }
+  /// Whether tensors on these two devices cannot meet in one op. An index of
+  /// -1 may be any index of its type.
+  bool conflictsWith(const Device &Other) const;
+  std::string str() const;
+
+  bool operator==(const Device &O) const {
+    return Type == O.Type && Index == O.Index;
+  }
+  bool operator<(const Device &O) const {
+    return Type != O.Type ? Type < O.Type : Index < O.Index;
+  }
+};
+
+/// The devices a value may be on: a small set of concrete devices, or any
+/// device (a torch::Device whose value the caller chooses).
+class DeviceSet {
+public:
+  DeviceSet() = default;
+  static DeviceSet of(Device D);
+  static DeviceSet anyDevice();
+
+  bool isAny() const { return Any; }
+  bool isEmpty() const { return !Any && Devices.empty(); }
+  /// Exactly one concrete device.
+  bool isSingle() const { return !Any && Devices.size() == 1; }
+  bool isOnlyHost() const { return isSingle() && Devices.front().isHost(); }
+  bool mayBeAccelerator() const;
+  llvm::ArrayRef<Device> devices() const { return Devices; }
+
+  DeviceSet join(const DeviceSet &Other) const;
+  bool operator==(const DeviceSet &O) const {
+    return Any == O.Any && Devices == O.Devices;
+  }
+  bool operator!=(const DeviceSet &O) const { return !(*this == O); }
+
+  /// "the CPU", "'cuda'", "'cuda:1'", "'cpu' or 'cuda'", "any device".
+  std::string describe() const;
+
+private:
+  llvm::SmallVector<Device, 2> Devices; // Sorted, unique.
+  bool Any = false;
+};
+
+/// Where a value is, as far as the analysis knows.
+struct Placement {
+  enum class Knowledge {
+    Unset,   ///< Bottom: not reached yet / no device given (options).
+    Known,   ///< Devices holds the possibilities.
+    Unknown, ///< Top: no idea (a tensor parameter, an opaque call).
+  };
+  Knowledge State = Knowledge::Unset;
+  DeviceSet Devices;
+  /// The torch::Device / DeviceType variable that placed the value.
+  const clang::ValueDecl *DeviceVar = nullptr;
+
+  static Placement unset() { return {}; }
+  static Placement unknown() {
+    Placement P;
+    P.State = Knowledge::Unknown;
+    return P;
+  }
+  static Placement on(DeviceSet Devices,
+                      const clang::ValueDecl *DeviceVar = nullptr) {
+    Placement P;
+    P.State = Knowledge::Known;
+    P.Devices = std::move(Devices);
+    P.DeviceVar = DeviceVar;
+    return P;
+  }
+  static Placement host() { return on(DeviceSet::of(Device::cpu())); }
+
+  bool isKnown() const { return State == Knowledge::Known; }
+  bool isDefinitelyHost() const { return isKnown() && Devices.isOnlyHost(); }
+
+  Placement join(const Placement &Other) const;
+  bool operator==(const Placement &O) const {
+    return State == O.State && Devices == O.Devices && DeviceVar == O.DeviceVar;
+  }
+  bool operator!=(const Placement &O) const { return !(*this == O); }
+
+  /// "the CPU", "'device'", "'cuda:1'", "'cpu' or 'cuda'".
+  std::string describe() const;
+};
+
+/// Whether two values are on different devices on some execution path, with
+/// enough certainty to warn: one side is pinned to a single device and the
+/// other may be elsewhere. Values placed through the same variable agree;
+/// two uncertain sides are given the benefit of the doubt.
+bool mayConflict(const Placement &A, const Placement &B);
+
+/// Whether a tensor carries autograd history (so keeping it keeps its graph).
+enum class GradHistory { Unknown, None, Carries };
+GradHistory join(GradHistory A, GradHistory B);
+
+/// Why a value is where it is: one step of its history, shown as a note.
+struct Origin {
+  enum class Kind {
+    DataLoaderBatch,    ///< batch.data / batch.target: host tensors.
+    Factory,            ///< torch::randn(...) and friends.
+    FromBlob,           ///< torch::from_blob: wraps host memory.
+    TensorLiteral,      ///< torch::tensor({...}): built from host values.
+    Migration,          ///< x.to(d) / x.cuda(): a moved copy.
+    HostCopy,           ///< x.cpu() / x.to(kCPU): back on the host.
+    ModuleConstruction, ///< A module created here, on the host.
+    ModuleMigration,    ///< model->to(d): moved in place.
+    ModuleOutput,       ///< The result of a module call.
+    DroppedMigration,   ///< `x.to(d);` whose result was thrown away.
+    GradSource,         ///< Where autograd history entered (for notes).
+  };
+  Kind K;
+  clang::SourceLocation Loc;
+  /// What the step acted on, as written: "batch.data", "model".
+  std::string Subject;
+  /// Kind-specific detail: the factory's name, the `.to(...)` arguments.
+  std::string Detail;
+  /// The device the step put the value on.
+  std::string DeviceWords;
+
+  bool operator==(const Origin &O) const {
+    return K == O.K && Loc == O.Loc && Subject == O.Subject;
+  }
+};
+
+/// The abstract value of one tensor, module or device specification.
+struct AbstractValue {
+  Placement Where;
+  /// Definitely 0-dim. A 0-dim CPU tensor may meet tensors on any device.
+  bool ZeroDim = false;
+  GradHistory Grad = GradHistory::Unknown;
+  /// Most recent first; at most MaxOrigins.
+  llvm::SmallVector<Origin, 3> Origins;
+  static constexpr unsigned MaxOrigins = 3;
+
+  static AbstractValue unknown() {
+    AbstractValue V;
+    V.Where = Placement::unknown();
+    return V;
+  }
+  /// Adds a step in front of the history, dropping the oldest past the cap.
+  AbstractValue &addOrigin(Origin O);
+  const Origin *findOrigin(Origin::Kind K) const;
+  /// The exempt operand of the "0-dim CPU scalars mix with anything" rule.
+  bool isHostScalar() const { return ZeroDim && Where.isDefinitelyHost(); }
+
+  AbstractValue join(const AbstractValue &Other) const;
+  bool operator==(const AbstractValue &O) const;
+  bool operator!=(const AbstractValue &O) const { return !(*this == O); }
+};
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_PLACEMENT_H

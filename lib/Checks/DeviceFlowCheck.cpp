@@ -1,0 +1,31 @@
+//===--- DeviceFlowCheck.cpp - Base of checks fed by the analysis ---------===//
+
+#include "Checks/DeviceFlowCheck.h"
+#include "Analysis/AnalysisContext.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchtidy {
+
+void DeviceFlowCheck::registerMatchers(MatchFinder *Finder) {
+  // Template patterns are skipped: their instantiations are analysed, and
+  // identical findings from several instantiations are merged by clang-tidy.
+  Finder->addMatcher(functionDecl(isDefinition(), hasBody(stmt()),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("function"),
+                     this);
+}
+
+void DeviceFlowCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!Function || Function->isDependentContext())
+    return;
+  report(deviceFlowOf(Function, *Result.Context), *Result.Context);
+}
+
+void DeviceFlowCheck::onEndOfTranslationUnit() { forgetDeviceFlowResults(); }
+
+} // namespace torchtidy

@@ -1,0 +1,36 @@
+//===--- DeviceFlowCheck.h - Base of checks fed by the analysis -*- C++ -*-===//
+//
+// Checks built on the device-flow analysis all look at the same functions
+// (definitions outside system headers) and read the shared, cached result;
+// each one only turns its part of the result into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_CHECKS_DEVICEFLOWCHECK_H
+#define TORCHTIDY_CHECKS_DEVICEFLOWCHECK_H
+
+#include "Analysis/DeviceFlow.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace torchtidy {
+
+class DeviceFlowCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) final;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) final;
+  void onEndOfTranslationUnit() final;
+
+protected:
+  /// Turns this check's part of a function's result into diagnostics.
+  virtual void report(const DeviceFlowResult &Flow, clang::ASTContext &Ctx) = 0;
+};
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_CHECKS_DEVICEFLOWCHECK_H

@@ -1,0 +1,127 @@
+//===--- FindingWording.cpp - Shared words, notes and fix-its -------------===//
+
+#include "Checks/FindingWording.h"
+#include "Model/TorchApi.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+std::string reasonFor(const AbstractValue &Value) {
+  if (Value.Origins.empty())
+    return "";
+  const Origin &O = Value.Origins.front();
+  switch (O.K) {
+  case Origin::Kind::DataLoaderBatch:
+    return "it comes from the data-loader batch";
+  case Origin::Kind::Factory:
+    return Value.Where.isDefinitelyHost()
+               ? "created by '" + O.Detail + "' without a device"
+               : "created by '" + O.Detail + "'";
+  case Origin::Kind::FromBlob:
+    return "'" + O.Detail + "' wraps host memory";
+  case Origin::Kind::TensorLiteral:
+    return "built from host values by '" + O.Detail + "'";
+  case Origin::Kind::Migration:
+    return "moved with '" + O.Detail + "'";
+  case Origin::Kind::HostCopy:
+    return "copied back with '" + O.Detail + "'";
+  case Origin::Kind::ModuleConstruction:
+    return "it is created there and never moved";
+  case Origin::Kind::ModuleMigration:
+    return "moved with '" + O.Detail + "'";
+  case Origin::Kind::ModuleOutput:
+    return "output of '" + O.Subject + "'";
+  case Origin::Kind::DroppedMigration:
+    return "its '" + O.Detail + "' result was discarded";
+  case Origin::Kind::GradSource:
+    return "";
+  }
+  return "";
+}
+
+static std::string noteFor(const Origin &O) {
+  switch (O.K) {
+  case Origin::Kind::DataLoaderBatch:
+    return "'" + O.Subject + "' comes from the data-loader batch, on the CPU";
+  case Origin::Kind::Factory:
+    return "created here by '" + O.Detail + "' on " + O.DeviceWords;
+  case Origin::Kind::FromBlob:
+    return "created here by '" + O.Detail + "' over host memory";
+  case Origin::Kind::TensorLiteral:
+    return "created here by '" + O.Detail + "' from host values";
+  case Origin::Kind::Migration:
+  case Origin::Kind::ModuleMigration:
+    return "'" + O.Subject + "' is moved to " + O.DeviceWords + " here with '" +
+           O.Detail + "'";
+  case Origin::Kind::HostCopy:
+    return "'" + O.Subject + "' is copied to the CPU here with '" + O.Detail +
+           "'";
+  case Origin::Kind::ModuleConstruction:
+    return "the module is created here, on the CPU";
+  case Origin::Kind::ModuleOutput:
+    return "output of '" + O.Subject + "', on " + O.DeviceWords;
+  case Origin::Kind::DroppedMigration:
+    return "the result of '" + O.Subject + O.Detail + "' is discarded here";
+  case Origin::Kind::GradSource:
+    return "";
+  }
+  return "";
+}
+
+void addOriginNotes(tidy::ClangTidyCheck &Check, const Operand &O) {
+  for (const Origin &Step : O.Value.Origins) {
+    std::string Note = noteFor(Step);
+    if (!Note.empty() && Step.Loc.isValid())
+      Check.diag(Step.Loc, Note, DiagnosticIDs::Note);
+  }
+}
+
+/// Whether `E.method()` parses as intended without parentheses around E.
+static bool isPostfixExpression(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (isa<DeclRefExpr, MemberExpr, ParenExpr, ArraySubscriptExpr,
+          CXXThisExpr>(E))
+    return true;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return Op->getOperator() == OO_Call || Op->getOperator() == OO_Subscript ||
+           Op->getOperator() == OO_Arrow;
+  return isa<CallExpr>(E);
+}
+
+llvm::SmallVector<FixItHint, 2>
+appendToExpression(const Expr *E, llvm::StringRef Suffix,
+                   const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = E->getBeginLoc();
+  SourceLocation End = E->getEndLoc();
+  if (Begin.isInvalid() || End.isInvalid() || Begin.isMacroID() ||
+      End.isMacroID())
+    return {};
+  SourceLocation AfterEnd =
+      Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
+  if (AfterEnd.isInvalid())
+    return {};
+  llvm::SmallVector<FixItHint, 2> Fixes;
+  if (isPostfixExpression(E)) {
+    Fixes.push_back(FixItHint::CreateInsertion(AfterEnd, Suffix));
+  } else {
+    Fixes.push_back(FixItHint::CreateInsertion(Begin, "("));
+    Fixes.push_back(FixItHint::CreateInsertion(AfterEnd, (")" + Suffix).str()));
+  }
+  return Fixes;
+}
+
+llvm::StringRef moduleAccessor(const Expr *Module) {
+  QualType T = Module->getType().getNonReferenceType().getCanonicalType();
+  if (T->isPointerType())
+    return "->";
+  const CXXRecordDecl *Class = moduleClassOf(T);
+  // A module object (Net net;) is used with '.'; holders and shared_ptr with '->'.
+  return Class && T->getAsCXXRecordDecl() == Class ? "." : "->";
+}
+
+} // namespace torchtidy

@@ -1,0 +1,43 @@
+//===--- MixedDeviceOperandsCheck.cpp - libtorch-mixed-device-operands ----===//
+
+#include "Checks/MixedDeviceOperandsCheck.h"
+#include "Checks/FindingWording.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+MixedDeviceOperandsCheck::MixedDeviceOperandsCheck(
+    llvm::StringRef Name, tidy::ClangTidyContext *Context)
+    : DeviceFlowCheck(Name, Context),
+      MigrationCheckEnabled(
+          Context->isCheckEnabled("libtorch-missing-target-migration")) {}
+
+static std::string withReason(const AbstractValue &Value) {
+  std::string Reason = reasonFor(Value);
+  return Reason.empty() ? "" : " (" + Reason + ")";
+}
+
+void MixedDeviceOperandsCheck::report(const DeviceFlowResult &Flow,
+                                      ASTContext &Ctx) {
+  for (const MixedDeviceSite &Site : Flow.MixedSites) {
+    if (Site.MissingMigration && MigrationCheckEnabled)
+      continue;
+    const Operand &Stayed = Site.Stayed;
+    const Operand &Other = Site.Other;
+    SourceLocation Loc = Site.IsModuleCall ? Site.Call->getBeginLoc()
+                                           : Site.Call->getExprLoc();
+    diag(Loc, "'%0' is on %1%2 but '%3' is on %4%5; '%6' needs all its tensor "
+              "operands on one device")
+        << Stayed.Spelling << Stayed.Value.Where.describe()
+        << withReason(Stayed.Value) << Other.Spelling
+        << Other.Value.Where.describe() << withReason(Other.Value)
+        << Site.OpName;
+    addOriginNotes(*this, Stayed);
+    addOriginNotes(*this, Other);
+  }
+}
+
+} // namespace torchtidy

@@ -1,0 +1,649 @@
+//===--- TorchApi.cpp - What LibTorch APIs do to devices ------------------===//
+
+#include "Model/TorchApi.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/AST/StmtVisitor.h"
+#include "clang/AST/TemplateBase.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace torchtidy {
+namespace {
+
+/// "at::Tensor" for at::Tensor, ignoring inline and anonymous namespaces
+/// (libstdc++'s std::__cxx11, libc++'s std::__1).
+std::string stableQualifiedName(const NamedDecl *D) {
+  std::string Name = D->getNameAsString();
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      if (NS->isInline() || NS->isAnonymousNamespace())
+        continue;
+      Name = NS->getNameAsString() + "::" + Name;
+    } else if (const auto *RD = dyn_cast<RecordDecl>(DC)) {
+      Name = RD->getNameAsString() + "::" + Name;
+    }
+  }
+  return Name;
+}
+
+const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    return RD;
+  return nullptr;
+}
+
+bool isRecordNamed(const CXXRecordDecl *RD, llvm::StringRef QualifiedName) {
+  return RD && stableQualifiedName(RD) == QualifiedName;
+}
+
+/// Whether RD is QualifiedName or derives from it (through any base path).
+bool isOrDerivesFrom(const CXXRecordDecl *RD, llvm::StringRef QualifiedName,
+                     unsigned Depth = 0) {
+  if (!RD || Depth > 16)
+    return false;
+  if (isRecordNamed(RD, QualifiedName))
+    return true;
+  if (!RD->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &Base : RD->getDefinition()->bases())
+    if (isOrDerivesFrom(recordOf(Base.getType()), QualifiedName, Depth + 1))
+      return true;
+  return false;
+}
+
+/// The first template argument of a specialization, as a type.
+QualType firstTemplateTypeArgument(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() == 0)
+    return QualType();
+  const TemplateArgument &Arg = Spec->getTemplateArgs()[0];
+  return Arg.getKind() == TemplateArgument::Type ? Arg.getAsType() : QualType();
+}
+
+/// The ModuleHolder<Impl> base of a holder class such as torch::nn::Linear.
+const CXXRecordDecl *moduleHolderImpl(const CXXRecordDecl *RD,
+                                      unsigned Depth = 0) {
+  if (!RD || Depth > 16)
+    return nullptr;
+  if (isRecordNamed(RD, "torch::nn::ModuleHolder"))
+    return recordOf(firstTemplateTypeArgument(RD));
+  if (!RD->hasDefinition())
+    return nullptr;
+  for (const CXXBaseSpecifier &Base : RD->getDefinition()->bases())
+    if (const CXXRecordDecl *Impl =
+            moduleHolderImpl(recordOf(Base.getType()), Depth + 1))
+      return Impl;
+  return nullptr;
+}
+
+bool isModuleClass(const CXXRecordDecl *RD) {
+  return isOrDerivesFrom(RD, "torch::nn::Module");
+}
+
+const CXXRecordDecl *pointeeRecord(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *PT = T->getAs<PointerType>())
+    return recordOf(PT->getPointeeType());
+  return recordOf(T);
+}
+
+bool isTensorClass(const CXXRecordDecl *RD) {
+  return isRecordNamed(RD, "at::Tensor") || isRecordNamed(RD, "at::TensorBase");
+}
+
+/// c10::ArrayRef<at::Tensor> (torch::TensorList) and other tensor sequences
+/// that LibTorch functions take as one argument.
+bool isTensorSequenceType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return false;
+  if (!isRecordNamed(RD, "c10::ArrayRef") && !isRecordNamed(RD, "c10::IListRef") &&
+      !isRecordNamed(RD, "std::vector") &&
+      !isRecordNamed(RD, "std::initializer_list"))
+    return false;
+  return isTensorType(firstTemplateTypeArgument(RD));
+}
+
+const FunctionDecl *calleeOf(const CallExpr *Call) {
+  return Call ? Call->getDirectCallee() : nullptr;
+}
+
+llvm::StringRef plainName(const NamedDecl *D) {
+  if (!D || !D->getDeclName().isIdentifier())
+    return "";
+  return D->getName();
+}
+
+bool isOneOf(llvm::StringRef Name,
+             std::initializer_list<llvm::StringLiteral> Names) {
+  return llvm::is_contained(Names, Name);
+}
+
+bool isLossFunctionName(llvm::StringRef Name) {
+  return Name.ends_with("_loss") ||
+         isOneOf(Name, {"cross_entropy", "binary_cross_entropy",
+                        "binary_cross_entropy_with_logits", "kl_div"});
+}
+
+bool isReductionName(llvm::StringRef Name) {
+  return isOneOf(Name, {"sum", "mean", "max", "min", "prod", "norm", "amax",
+                        "amin", "std", "var", "all", "any"});
+}
+
+/// Calls that take tensors but legitimately combine devices or only read
+/// them: copying between devices, printing, serialising.
+bool isCrossDeviceOrIOName(llvm::StringRef Name) {
+  return isOneOf(Name, {"copy_", "set_", "index_put_", "index_put", "to",
+                        "save", "load", "print", "operator<<", "operator>>",
+                        "operator[]", "index", "is_same", "is_alias_of"});
+}
+
+/// Argument count that matters for overloads with defaults, e.g. sum().
+unsigned explicitArgCount(const CallExpr *Call) {
+  unsigned N = 0;
+  for (const Expr *Arg : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg))
+      ++N;
+  if (isa<CXXOperatorCallExpr>(Call) &&
+      isa_and_nonnull<CXXMethodDecl>(Call->getDirectCallee()))
+    --N; // The object is argument 0 of a member operator call.
+  return N;
+}
+
+bool isLiteralTrue(const Expr *E) {
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E->IgnoreParenImpCasts()))
+    return B->getValue();
+  return false;
+}
+
+TorchCallKind classifyTensorMethod(llvm::StringRef Name,
+                                   const CallExpr *Call) {
+  if (Name == "to" || Name == "cuda" || Name == "cpu")
+    return TorchCallKind::Migration;
+  if (Name == "detach")
+    return TorchCallKind::Detach;
+  if (Name == "item")
+    return TorchCallKind::ReadScalar;
+  if (Name == "device" || Name == "options")
+    return TorchCallKind::DeviceQuery;
+  if (Name == "backward")
+    return TorchCallKind::Backward;
+  if (Name == "requires_grad_")
+    return TorchCallKind::RequiresGrad;
+  if (Name == "add_" || Name == "operator+=")
+    return TorchCallKind::InPlaceAccumulate;
+  if (isCrossDeviceOrIOName(Name) || Name == "operator=")
+    return TorchCallKind::CrossDevice;
+  if (isReductionName(Name) && explicitArgCount(Call) == 0)
+    return TorchCallKind::Reduction;
+  return TorchCallKind::Op;
+}
+
+TorchCallKind classifyFreeFunction(const FunctionDecl *FD,
+                                   const CallExpr *Call) {
+  llvm::StringRef Name = plainName(FD);
+  std::string Qualified = stableQualifiedName(FD);
+  if (Qualified == "std::make_shared" && isModuleType(FD->getReturnType()))
+    return TorchCallKind::ModuleConstruction;
+  if (Qualified == "std::move" || Qualified == "std::forward")
+    return TorchCallKind::Other;
+  if (!isInLibTorchNamespace(FD)) {
+    return FD->getOverloadedOperator() != OO_None &&
+                   isTensorType(FD->getReturnType())
+               ? TorchCallKind::Op
+               : TorchCallKind::Other;
+  }
+  if (Qualified == "torch::autograd::backward" ||
+      Qualified == "torch::autograd::grad")
+    return TorchCallKind::Backward;
+  if (isTensorOptionsType(FD->getReturnType())) {
+    if (Name == "device")
+      return TorchCallKind::TensorOptionsSet;
+    if (Name == "requires_grad" && Call->getNumArgs() > 0 &&
+        isLiteralTrue(Call->getArg(0)))
+      return TorchCallKind::RequiresGrad;
+    return TorchCallKind::TensorOptionsKeep;
+  }
+  if (Name == "from_blob")
+    return TorchCallKind::FromBlob;
+  if (Name == "tensor" && isTensorType(FD->getReturnType()))
+    return TorchCallKind::TensorLiteral;
+  if (Name.ends_with("_like"))
+    return TorchCallKind::LikeFactory;
+  if (isCrossDeviceOrIOName(FD->getNameAsString()))
+    return TorchCallKind::CrossDevice;
+  bool HasTensorOperand = !tensorOperands(Call).empty();
+  if (isTensorType(FD->getReturnType()) && !HasTensorOperand)
+    return TorchCallKind::Factory;
+  if (!HasTensorOperand)
+    return TorchCallKind::Other;
+  if (isLossFunctionName(Name))
+    return TorchCallKind::LossFunction;
+  if (isReductionName(Name) && explicitArgCount(Call) == 1)
+    return TorchCallKind::Reduction;
+  return TorchCallKind::Op;
+}
+
+} // namespace
+
+bool isTensorType(QualType T) { return isTensorClass(recordOf(T)); }
+
+bool isTensorOptionsType(QualType T) {
+  return isRecordNamed(recordOf(T), "c10::TensorOptions");
+}
+
+bool isDeviceSpecType(QualType T) {
+  if (T.isNull())
+    return false;
+  QualType C = T.getNonReferenceType().getCanonicalType();
+  if (const auto *ET = C->getAs<EnumType>())
+    return stableQualifiedName(ET->getDecl()) == "c10::DeviceType";
+  const CXXRecordDecl *RD = recordOf(C);
+  return isRecordNamed(RD, "c10::Device") ||
+         isRecordNamed(RD, "c10::TensorOptions");
+}
+
+bool isTensorContainerType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return false;
+  if (!isRecordNamed(RD, "std::vector") && !isRecordNamed(RD, "std::deque") &&
+      !isRecordNamed(RD, "std::list"))
+    return false;
+  return isTensorType(firstTemplateTypeArgument(RD));
+}
+
+bool isBatchExampleType(QualType T) {
+  return isRecordNamed(recordOf(T), "torch::data::Example");
+}
+
+bool isGradDisablingGuardType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return isRecordNamed(RD, "c10::NoGradGuard") ||
+         isRecordNamed(RD, "c10::InferenceMode") ||
+         isRecordNamed(RD, "at::NoGradGuard");
+}
+
+const CXXRecordDecl *moduleClassOf(QualType T) {
+  const CXXRecordDecl *RD = pointeeRecord(T);
+  if (!RD)
+    return nullptr;
+  if (isRecordNamed(RD, "std::shared_ptr")) {
+    const CXXRecordDecl *Pointee = recordOf(firstTemplateTypeArgument(RD));
+    return isModuleClass(Pointee) ? Pointee : nullptr;
+  }
+  if (const CXXRecordDecl *Impl = moduleHolderImpl(RD))
+    return Impl;
+  return isModuleClass(RD) ? RD : nullptr;
+}
+
+bool isModuleType(QualType T) { return moduleClassOf(T) != nullptr; }
+
+TorchValueKind classifyType(QualType T) {
+  if (isTensorType(T))
+    return TorchValueKind::Tensor;
+  if (isDeviceSpecType(T))
+    return TorchValueKind::DeviceSpec;
+  if (isTensorContainerType(T))
+    return TorchValueKind::TensorList;
+  if (isBatchExampleType(T))
+    return TorchValueKind::BatchExample;
+  if (isModuleType(T))
+    return TorchValueKind::Module;
+  return TorchValueKind::None;
+}
+
+namespace {
+/// Finds register_module / register_parameter / register_buffer calls.
+class RegistrationFinder : public ConstStmtVisitor<RegistrationFinder, bool> {
+public:
+  bool VisitStmt(const Stmt *S) {
+    for (const Stmt *Child : S->children())
+      if (Child && Visit(Child))
+        return true;
+    return false;
+  }
+  bool VisitCallExpr(const CallExpr *Call) {
+    llvm::StringRef Name = plainName(Call->getDirectCallee());
+    if (Name == "register_module" || Name == "register_parameter" ||
+        Name == "register_buffer")
+      return true;
+    return VisitStmt(Call);
+  }
+};
+} // namespace
+
+bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
+  if (!ModuleClass)
+    return false;
+  std::string Name = stableQualifiedName(ModuleClass);
+  if (Name == "torch::nn::Module")
+    return true; // A type-erased module (e.g. loaded): assume it has weights.
+  if (llvm::StringRef(Name).starts_with("torch::nn::")) {
+    static const llvm::StringSet<> WithParameters = {
+        "Linear",          "Bilinear",        "Conv1d",
+        "Conv2d",          "Conv3d",          "ConvTranspose1d",
+        "ConvTranspose2d", "ConvTranspose3d", "BatchNorm1d",
+        "BatchNorm2d",     "BatchNorm3d",     "InstanceNorm1d",
+        "InstanceNorm2d",  "InstanceNorm3d",  "LayerNorm",
+        "GroupNorm",       "Embedding",       "EmbeddingBag",
+        "RNN",             "LSTM",            "GRU",
+        "RNNCell",         "LSTMCell",        "GRUCell",
+        "MultiheadAttention", "Transformer",  "TransformerEncoder",
+        "TransformerDecoder", "TransformerEncoderLayer",
+        "TransformerDecoderLayer", "PReLU",   "Sequential",
+        "ModuleList",      "ModuleDict",      "ParameterList",
+        "ParameterDict"};
+    llvm::StringRef Short = plainName(ModuleClass);
+    Short.consume_back("Impl");
+    return WithParameters.contains(Short);
+  }
+  const CXXRecordDecl *Def = ModuleClass->getDefinition();
+  if (!Def)
+    return false;
+  for (const FieldDecl *Field : Def->fields())
+    if (isTensorType(Field->getType()) || isModuleType(Field->getType()))
+      return true;
+  for (const CXXConstructorDecl *Ctor : Def->ctors())
+    if (Ctor->hasBody() && RegistrationFinder().Visit(Ctor->getBody()))
+      return true;
+  return false;
+}
+
+bool moduleReturnsScalar(const CXXRecordDecl *ModuleClass) {
+  if (!ModuleClass)
+    return false;
+  return llvm::StringRef(stableQualifiedName(ModuleClass))
+             .starts_with("torch::nn::") &&
+         plainName(ModuleClass).ends_with("LossImpl");
+}
+
+bool isInLibTorchNamespace(const Decl *D) {
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (!NS->isInline() && !NS->isAnonymousNamespace())
+        Outermost = NS;
+  if (!Outermost || !Outermost->getParent()->isTranslationUnit())
+    return false;
+  llvm::StringRef Name = plainName(Outermost);
+  return Name == "at" || Name == "c10" || Name == "torch" || Name == "caffe2";
+}
+
+std::optional<llvm::StringRef> deviceTypeNamed(const ValueDecl *D) {
+  if (!D || !isInLibTorchNamespace(D))
+    return std::nullopt;
+  if (const auto *Enumerator = dyn_cast<EnumConstantDecl>(D)) {
+    const auto *Enum = dyn_cast<EnumDecl>(Enumerator->getDeclContext());
+    if (!Enum || stableQualifiedName(Enum) != "c10::DeviceType")
+      return std::nullopt;
+    return llvm::StringSwitch<std::optional<llvm::StringRef>>(
+               plainName(Enumerator))
+        .Case("CPU", llvm::StringRef("cpu"))
+        .Case("CUDA", llvm::StringRef("cuda"))
+        .Case("Meta", llvm::StringRef("meta"))
+        .Case("MPS", llvm::StringRef("mps"))
+        .Case("XPU", llvm::StringRef("xpu"))
+        .Case("HIP", llvm::StringRef("hip"))
+        .Case("XLA", llvm::StringRef("xla"))
+        .Case("Vulkan", llvm::StringRef("vulkan"))
+        .Default(std::nullopt);
+  }
+  // kCUDA and friends: constexpr DeviceType kCUDA = DeviceType::CUDA;
+  if (const auto *Var = dyn_cast<VarDecl>(D))
+    if (const Expr *Init = Var->getInit())
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Init->IgnoreParenImpCasts()))
+        if (Ref->getDecl() != D)
+          return deviceTypeNamed(Ref->getDecl());
+  return std::nullopt;
+}
+
+const Expr *callObject(const CallExpr *Call) {
+  const Expr *Object = nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = Member->getImplicitObjectArgument();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()) &&
+        Op->getNumArgs() > 0)
+      Object = Op->getArg(0);
+  if (!Object)
+    return nullptr;
+  // See through holder->method(): operator-> of ModuleHolder / shared_ptr.
+  while (true) {
+    const Expr *Bare = Object->IgnoreParenImpCasts();
+    if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Bare);
+        Arrow && Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() > 0) {
+      Object = Arrow->getArg(0);
+      continue;
+    }
+    if (const auto *Deref = dyn_cast<CXXOperatorCallExpr>(Bare);
+        Deref && Deref->getOperator() == OO_Star && Deref->getNumArgs() == 1 &&
+        isModuleType(Deref->getArg(0)->getType())) {
+      Object = Deref->getArg(0);
+      continue;
+    }
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Bare);
+        Unary && Unary->getOpcode() == UO_Deref) {
+      Object = Unary->getSubExpr();
+      continue;
+    }
+    return Bare;
+  }
+}
+
+TorchCallKind classifyCall(const CallExpr *Call) {
+  const FunctionDecl *FD = calleeOf(Call);
+  if (!FD)
+    return TorchCallKind::Other;
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  if (!Method || Method->isStatic())
+    return classifyFreeFunction(FD, Call);
+
+  const Expr *Object = callObject(Call);
+  QualType ObjectType = Object ? Object->getType() : QualType();
+  std::string Name = FD->getNameAsString();
+
+  if (isModuleType(ObjectType)) {
+    if (Name == "to" || Name == "cuda" || Name == "cpu")
+      return TorchCallKind::ModuleMigration;
+    if (Name == "forward" || Name == "operator()")
+      return TorchCallKind::ModuleForward;
+    return TorchCallKind::Other;
+  }
+  if (isTensorType(ObjectType) || isTensorClass(Method->getParent()))
+    return classifyTensorMethod(Name, Call);
+  if (isTensorOptionsType(ObjectType)) {
+    if (Name == "device")
+      return TorchCallKind::TensorOptionsSet;
+    if (Name == "requires_grad" && Call->getNumArgs() > 0 &&
+        isLiteralTrue(Call->getArg(0)))
+      return TorchCallKind::RequiresGrad;
+    return TorchCallKind::TensorOptionsKeep;
+  }
+  if (isTensorContainerType(ObjectType) &&
+      (Name == "push_back" || Name == "emplace_back" || Name == "push_front" ||
+       Name == "emplace_front"))
+    return TorchCallKind::ContainerAppend;
+  return TorchCallKind::Other;
+}
+
+llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
+  llvm::SmallVector<const Expr *, 4> Operands;
+  const Expr *Object = callObject(Call);
+  if (Object && isTensorType(Object->getType()))
+    Operands.push_back(Object);
+  unsigned First = (isa<CXXOperatorCallExpr>(Call) && Object) ? 1 : 0;
+  for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    if (isTensorType(Arg->getType())) {
+      Operands.push_back(Arg);
+      continue;
+    }
+    if (!isTensorSequenceType(Arg->getType()))
+      continue;
+    // torch::cat({a, b}): the braced list, under conversions.
+    const Expr *Inner = Arg;
+    while (true) {
+      Inner = Inner->IgnoreImplicit();
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner);
+          Construct && Construct->getNumArgs() >= 1) {
+        Inner = Construct->getArg(0);
+        continue;
+      }
+      if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(Inner)) {
+        Inner = Std->getSubExpr();
+        continue;
+      }
+      break;
+    }
+    if (const auto *List = dyn_cast<InitListExpr>(Inner))
+      for (const Expr *Element : List->inits())
+        if (isTensorType(Element->getType()))
+          Operands.push_back(Element);
+  }
+  return Operands;
+}
+
+const Expr *deviceArgument(const CallExpr *Call) {
+  unsigned First = (isa<CXXOperatorCallExpr>(Call) && callObject(Call)) ? 1 : 0;
+  for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    if (isDeviceSpecType(Arg->getType()))
+      return Arg;
+  }
+  return nullptr;
+}
+
+const Expr *deviceSourceTensorArgument(const CallExpr *Call) {
+  for (const Expr *Arg : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg) && isTensorType(Arg->getType()))
+      return Arg;
+  return nullptr;
+}
+
+bool isScalarTensorLiteral(const CallExpr *Call) {
+  if (explicitArgCount(Call) != 1)
+    return false;
+  const Expr *Arg = Call->getArg(0);
+  while (true) {
+    Arg = Arg->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
+        Construct && Construct->getNumArgs() == 1) {
+      Arg = Construct->getArg(0);
+      continue;
+    }
+    break;
+  }
+  if (isa<InitListExpr>(Arg) || isa<CXXStdInitializerListExpr>(Arg))
+    return false;
+  return Arg->getType()->isArithmeticType();
+}
+
+bool isScalarFactoryCall(const Expr *E) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(ignoreValuePreserving(E));
+  if (!Call)
+    return false;
+  TorchCallKind Kind = classifyCall(Call);
+  if (Kind == TorchCallKind::TensorLiteral)
+    return isScalarTensorLiteral(Call);
+  if (Kind != TorchCallKind::Factory)
+    return false;
+  if (plainName(Call->getDirectCallee()) == "scalar_tensor")
+    return true;
+  // torch::zeros({}) / torch::ones({}): an empty size list.
+  if (Call->getNumArgs() == 0)
+    return false;
+  const Expr *Sizes = Call->getArg(0)->IgnoreImplicit();
+  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Sizes)) {
+    if (Construct->getNumArgs() == 0)
+      return true;
+    Sizes = Construct->getArg(0)->IgnoreImplicit();
+  }
+  if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(Sizes))
+    Sizes = Std->getSubExpr()->IgnoreImplicit();
+  if (const auto *List = dyn_cast<InitListExpr>(Sizes))
+    return List->getNumInits() == 0;
+  return false;
+}
+
+std::string calleeDisplayName(const CallExpr *Call) {
+  const FunctionDecl *FD = calleeOf(Call);
+  if (!FD)
+    return "call";
+  if (FD->getOverloadedOperator() != OO_None) {
+    if (FD->getOverloadedOperator() == OO_Call)
+      return "operator()";
+    return getOperatorSpelling(FD->getOverloadedOperator());
+  }
+  std::string Name = FD->getNameAsString();
+  if (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic())
+    return "." + Name + "()";
+  // Free functions: as the user qualified them (torch::randn, at::ones).
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee); Ref && Ref->hasQualifier()) {
+    const ASTContext &Ctx = FD->getASTContext();
+    CharSourceRange Range = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Ref->getQualifierLoc().getBeginLoc(),
+                                       Ref->getNameInfo().getEndLoc()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    llvm::StringRef Text =
+        Range.isValid() ? Lexer::getSourceText(Range, Ctx.getSourceManager(),
+                                               Ctx.getLangOpts())
+                        : llvm::StringRef();
+    if (!Text.empty() && !Text.contains('\n'))
+      return Text.str();
+  }
+  return Name;
+}
+
+const Expr *ignoreValuePreserving(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParens();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Next))
+      Next = Cleanups->getSubExpr();
+    else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Next))
+      Next = Cast->getSubExpr();
+    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = Temp->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = Bind->getSubExpr();
+    else if (const auto *Constant = dyn_cast<ConstantExpr>(Next))
+      Next = Constant->getSubExpr();
+    else if (const auto *Functional = dyn_cast<CXXFunctionalCastExpr>(Next);
+             Functional && (Functional->getCastKind() == CK_NoOp ||
+                            Functional->getCastKind() ==
+                                CK_ConstructorConversion))
+      Next = Functional->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Next);
+             Construct && Construct->getNumArgs() >= 1 &&
+             Construct->getConstructor()->isCopyOrMoveConstructor())
+      Next = Construct->getArg(0);
+    else if (const auto *Call = dyn_cast<CallExpr>(Next);
+             Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
+             Call->getDirectCallee()->isInStdNamespace() &&
+             (plainName(Call->getDirectCallee()) == "move" ||
+              plainName(Call->getDirectCallee()) == "forward"))
+      Next = Call->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+} // namespace torchtidy

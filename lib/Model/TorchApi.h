@@ -1,0 +1,133 @@
+//===--- TorchApi.h - What LibTorch APIs do to devices ----------*- C++ -*-===//
+//
+// The one place that knows LibTorch's API: which types are tensors, modules
+// and devices, which calls create, move or combine tensors, and what each does
+// to placement and autograd history. The analysis and the checks ask this
+// model; none of them matches LibTorch names on its own.
+//
+// Types are always compared through their canonical type, so `torch::Tensor`,
+// `at::Tensor`, `const auto &` and user aliases are all the same tensor type
+// (Clang 22 keeps more sugar than Clang 19; canonical types do not care).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_MODEL_TORCHAPI_H
+#define TORCHTIDY_MODEL_TORCHAPI_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace torchtidy {
+
+/// The kinds of value the device-flow analysis tracks.
+enum class TorchValueKind {
+  None,          ///< Not something that has a device.
+  Tensor,        ///< at::Tensor (torch::Tensor, autograd Variable).
+  TensorList,    ///< A container of tensors (std::vector<at::Tensor>, ...).
+  Module,        ///< A torch::nn::Module: holder, shared_ptr or the object.
+  DeviceSpec,    ///< c10::Device, c10::DeviceType or c10::TensorOptions.
+  BatchExample,  ///< torch::data::Example<> produced by a data loader.
+};
+
+/// Classifies a type (through references, cv-qualifiers and sugar).
+TorchValueKind classifyType(clang::QualType T);
+
+bool isTensorType(clang::QualType T);
+bool isModuleType(clang::QualType T);
+bool isDeviceSpecType(clang::QualType T);
+bool isTensorOptionsType(clang::QualType T);
+bool isTensorContainerType(clang::QualType T);
+bool isBatchExampleType(clang::QualType T);
+/// RAII guards that turn autograd recording off for their scope:
+/// torch::NoGradGuard, c10::InferenceMode, AutoGradMode.
+bool isGradDisablingGuardType(clang::QualType T);
+
+/// The torch::nn::Module subclass behind a module-typed value: the `Impl` of a
+/// ModuleHolder, the pointee of a shared_ptr, or the class itself.
+const clang::CXXRecordDecl *moduleClassOf(clang::QualType T);
+
+/// Whether a module of this class owns parameters, so that it has a device
+/// that its inputs must match. Built-in layers such as Linear do; losses and
+/// activations do not; a user module does when it registers anything.
+bool moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
+
+/// Whether calling this module class yields a 0-dim tensor (a loss module
+/// with its default mean reduction).
+bool moduleReturnsScalar(const clang::CXXRecordDecl *ModuleClass);
+
+/// A device named by a LibTorch constant or enumerator: kCPU, kCUDA, kMeta,
+/// DeviceType::CUDA, ... Returns its lower-case type name ("cuda").
+std::optional<llvm::StringRef> deviceTypeNamed(const clang::ValueDecl *D);
+
+/// Whether the declaration lives in LibTorch's namespaces (at, c10, torch).
+bool isInLibTorchNamespace(const clang::Decl *D);
+
+/// How a LibTorch call relates to placement.
+enum class TorchCallKind {
+  Other,            ///< Not a LibTorch call the model knows.
+  Factory,          ///< Creates a tensor: torch::zeros, randn, arange, ...
+  LikeFactory,      ///< *_like: follows its tensor argument's device.
+  FromBlob,         ///< Wraps caller memory: host unless options say so.
+  TensorLiteral,    ///< torch::tensor(...): host unless options say so.
+  Migration,        ///< tensor.to(...), .cuda(), .cpu(): returns a moved copy.
+  Detach,           ///< .detach(): same device, no autograd history.
+  ReadScalar,       ///< .item(): a host number, not a tensor.
+  CrossDevice,      ///< copy_, index_put_, ...: operands may legitimately differ.
+  DeviceQuery,      ///< .device(), .options(): the tensor's device as a value.
+  Backward,         ///< .backward(), torch::autograd::backward/grad.
+  Reduction,        ///< sum(), mean(), ... without dimensions: 0-dim result.
+  LossFunction,     ///< torch::nn::functional::*_loss, cross_entropy: 0-dim.
+  Op,               ///< Any other LibTorch op on tensors.
+  TensorOptionsSet, ///< TensorOptions::device(d), torch::device(d).
+  TensorOptionsKeep,///< TensorOptions::dtype(...), requires_grad(...), ...
+  RequiresGrad,     ///< tensor.requires_grad_(), options.requires_grad(true).
+  ModuleMigration,  ///< module->to(d), module.to(d), ->cuda(), ->cpu().
+  ModuleForward,    ///< module->forward(x), module(x).
+  ModuleConstruction, ///< std::make_shared<Net>(), torch::nn::Linear(...).
+  InPlaceAccumulate, ///< tensor.add_(x), +=: grows the receiver in place.
+  ContainerAppend,  ///< tensors.push_back(x), emplace_back(x).
+};
+
+/// Classifies a call by its callee (and, for methods, the object's type).
+TorchCallKind classifyCall(const clang::CallExpr *Call);
+
+/// The object a member call is made on, or null for free functions. Sees
+/// through `holder->` (operator-> of ModuleHolder and shared_ptr) and `*`.
+const clang::Expr *callObject(const clang::CallExpr *Call);
+
+/// The arguments of a call that carry tensors, in source order (the object of
+/// a method call first). TensorList arguments (`torch::cat({a, b})`) are
+/// flattened into their element expressions.
+llvm::SmallVector<const clang::Expr *, 4>
+tensorOperands(const clang::CallExpr *Call);
+
+/// The first argument that says where a result goes: a Device, a DeviceType
+/// or a TensorOptions. Null when the call leaves the default (the CPU).
+const clang::Expr *deviceArgument(const clang::CallExpr *Call);
+
+/// For tensor.to(other): the tensor whose device is copied.
+const clang::Expr *deviceSourceTensorArgument(const clang::CallExpr *Call);
+
+/// Whether `torch::tensor(x)` makes a 0-dim tensor: a single arithmetic value,
+/// not a braced list.
+bool isScalarTensorLiteral(const clang::CallExpr *Call);
+
+/// A short name for a LibTorch callee as users write it ("torch::randn",
+/// "+", "forward").
+std::string calleeDisplayName(const clang::CallExpr *Call);
+
+/// Strips what does not change the value: parens, implicit casts, temporaries,
+/// copies and moves of the same type, std::move.
+const clang::Expr *ignoreValuePreserving(const clang::Expr *E);
+
+/// Whether the expression creates a 0-dim tensor from a scalar
+/// (`torch::zeros({})`, `torch::tensor(0.0)`, `torch::scalar_tensor(x)`).
+bool isScalarFactoryCall(const clang::Expr *E);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_MODEL_TORCHAPI_H

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of torchtidy from Debian packages.
+# Usage: scripts/install-deps.sh            (LLVM 22 and 19, LibTorch, test tools)
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+pkgs=(cmake ninja-build googletest libgtest-dev libtorch-dev python3)
+for v in 22 19; do
+  pkgs+=(clang-$v clang-tidy-$v libclang-$v-dev llvm-$v-dev llvm-$v-tools)
+done
+$SUDO apt-get install -y -qq --no-install-recommends "${pkgs[@]}"

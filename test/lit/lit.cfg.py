@@ -1,0 +1,27 @@
+# lit configuration for torchtidy. Run through ctest, which passes
+# --param site=<build>/test/lit/lit.site.cfg.py for one LLVM version.
+import os
+import lit.formats
+
+site = lit_config.params.get("site")
+if not site:
+    lit_config.fatal("pass --param site=<build>/test/lit/lit.site.cfg.py (ctest does)")
+lit_config.load_config(config, site)
+
+config.name = "torchtidy-llvm" + config.torchtidy_llvm_major
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.binary_dir, "out")
+
+torch_flags = config.torch_flags + " -include-pch " + config.pch
+# Longer names first: lit substitutes in order.
+config.substitutions.append(("%clang_tidy_bin", config.clang_tidy))
+config.substitutions.append(
+    ("%clang_tidy", config.clang_tidy + " --quiet --load=" + config.plugin))
+config.substitutions.append(("%torch_flags", torch_flags))
+config.substitutions.append(("%torchtidy", config.torchtidy))
+config.substitutions.append(("%plugin", config.plugin))
+config.substitutions.append(("%llvm_major", config.torchtidy_llvm_major))
+config.substitutions.append(("FileCheck", config.filecheck))

@@ -1,0 +1,130 @@
+//===--- PlacementTest.cpp - The device lattice ---------------------------===//
+
+#include "Analysis/Placement.h"
+
+#include "gtest/gtest.h"
+
+using namespace torchtidy;
+
+namespace {
+
+Device dev(const char *Text) { return *Device::parse(Text); }
+Placement on(std::initializer_list<const char *> Devices) {
+  DeviceSet Set;
+  for (const char *D : Devices)
+    Set = Set.join(DeviceSet::of(dev(D)));
+  return Placement::on(Set);
+}
+
+TEST(DeviceTest, ParsesLibTorchDeviceStrings) {
+  EXPECT_EQ(dev("cuda").str(), "cuda");
+  EXPECT_EQ(dev("cuda:1").Index, 1);
+  EXPECT_EQ(dev("CPU").Type, "cpu");
+  EXPECT_FALSE(Device::parse("cuda:x"));
+  EXPECT_FALSE(Device::parse(""));
+  EXPECT_FALSE(Device::parse("cu da"));
+}
+
+TEST(DeviceTest, IndexMinusOneMatchesAnyIndexOfItsType) {
+  EXPECT_FALSE(dev("cuda").conflictsWith(dev("cuda:1")));
+  EXPECT_TRUE(dev("cuda:0").conflictsWith(dev("cuda:1")));
+  EXPECT_TRUE(dev("cuda").conflictsWith(dev("cpu")));
+  EXPECT_TRUE(dev("meta").conflictsWith(dev("cpu")));
+  EXPECT_FALSE(dev("cpu").conflictsWith(dev("cpu")));
+}
+
+TEST(DeviceSetTest, JoinIsSortedUnion) {
+  DeviceSet S = DeviceSet::of(dev("cuda")).join(DeviceSet::of(dev("cpu")));
+  ASSERT_EQ(S.devices().size(), 2u);
+  EXPECT_EQ(S.devices()[0].Type, "cpu");
+  EXPECT_EQ(S, DeviceSet::of(dev("cpu")).join(DeviceSet::of(dev("cuda"))));
+  EXPECT_EQ(S.describe(), "'cpu' or 'cuda'");
+  EXPECT_TRUE(S.join(DeviceSet::anyDevice()).isAny());
+  EXPECT_EQ(DeviceSet::of(dev("cpu")).describe(), "the CPU");
+}
+
+TEST(PlacementTest, UnsetIsBottomAndUnknownIsTop) {
+  Placement Host = Placement::host();
+  EXPECT_EQ(Placement::unset().join(Host), Host);
+  EXPECT_EQ(Host.join(Placement::unset()), Host);
+  EXPECT_EQ(Host.join(Placement::unknown()).State,
+            Placement::Knowledge::Unknown);
+}
+
+TEST(PlacementTest, JoinKeepsTheDeviceVariableOnlyWhenBothAgree) {
+  Placement A = on({"cuda"});
+  A.DeviceVar = reinterpret_cast<const clang::ValueDecl *>(0x10);
+  Placement B = A;
+  EXPECT_EQ(A.join(B).DeviceVar, A.DeviceVar);
+  Placement C = on({"cpu"});
+  Placement J = A.join(C);
+  EXPECT_EQ(J.DeviceVar, nullptr);
+  EXPECT_EQ(J.Devices.devices().size(), 2u);
+}
+
+TEST(ConflictTest, HostAgainstAcceleratorConflicts) {
+  EXPECT_TRUE(mayConflict(Placement::host(), on({"cuda"})));
+  EXPECT_TRUE(mayConflict(on({"meta"}), Placement::host()));
+  EXPECT_FALSE(mayConflict(Placement::host(), Placement::host()));
+  EXPECT_FALSE(mayConflict(on({"cuda"}), on({"cuda:0"})));
+  EXPECT_TRUE(mayConflict(on({"cuda:0"}), on({"cuda:1"})));
+}
+
+TEST(ConflictTest, HostAgainstCudaIfAvailableConflictsOnTheCudaPath) {
+  EXPECT_TRUE(mayConflict(Placement::host(), on({"cpu", "cuda"})));
+}
+
+TEST(ConflictTest, TheSameDeviceVariableNeverConflicts) {
+  auto *Var = reinterpret_cast<const clang::ValueDecl *>(0x10);
+  Placement A = Placement::on(DeviceSet::anyDevice(), Var);
+  Placement B = Placement::on(DeviceSet::anyDevice(), Var);
+  EXPECT_FALSE(mayConflict(A, B));
+  Placement C = on({"cpu", "cuda"});
+  C.DeviceVar = Var;
+  Placement D = C;
+  EXPECT_FALSE(mayConflict(C, D));
+}
+
+TEST(ConflictTest, CallerChosenDeviceConflictsOnlyWithPinnedHost) {
+  auto *Var = reinterpret_cast<const clang::ValueDecl *>(0x10);
+  Placement Caller = Placement::on(DeviceSet::anyDevice(), Var);
+  EXPECT_TRUE(mayConflict(Placement::host(), Caller));
+  EXPECT_FALSE(mayConflict(on({"cuda"}), Caller));
+}
+
+TEST(ConflictTest, TwoUncertainSidesGetTheBenefitOfTheDoubt) {
+  EXPECT_FALSE(mayConflict(on({"cpu", "cuda"}), on({"cpu", "cuda"})));
+  EXPECT_FALSE(mayConflict(Placement::unknown(), Placement::host()));
+  EXPECT_FALSE(mayConflict(Placement::unset(), on({"cuda"})));
+}
+
+TEST(GradHistoryTest, CarriesOnSomePathWins) {
+  EXPECT_EQ(join(GradHistory::None, GradHistory::Carries), GradHistory::Carries);
+  EXPECT_EQ(join(GradHistory::None, GradHistory::None), GradHistory::None);
+  EXPECT_EQ(join(GradHistory::None, GradHistory::Unknown), GradHistory::Unknown);
+}
+
+TEST(AbstractValueTest, ZeroDimOnlyWhenEveryPathIsZeroDim) {
+  AbstractValue Scalar;
+  Scalar.Where = Placement::host();
+  Scalar.ZeroDim = true;
+  AbstractValue Vector;
+  Vector.Where = Placement::host();
+  EXPECT_TRUE(Scalar.isHostScalar());
+  EXPECT_FALSE(Scalar.join(Vector).ZeroDim);
+  EXPECT_TRUE(Scalar.join(AbstractValue()).ZeroDim);
+}
+
+TEST(AbstractValueTest, OriginsAreCappedAndNotRepeated) {
+  AbstractValue V;
+  for (int I = 0; I < 5; ++I)
+    V.addOrigin({Origin::Kind::Migration,
+                 clang::SourceLocation::getFromRawEncoding(I + 1), "x", "", ""});
+  EXPECT_EQ(V.Origins.size(), AbstractValue::MaxOrigins);
+  EXPECT_EQ(V.Origins.front().Loc.getRawEncoding(), 5u);
+  V.addOrigin(V.Origins.back());
+  EXPECT_EQ(V.Origins.size(), AbstractValue::MaxOrigins);
+  EXPECT_EQ(V.Origins.front().Loc.getRawEncoding(), 3u);
+}
+
+} // namespace
