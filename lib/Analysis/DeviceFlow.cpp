@@ -110,6 +110,8 @@ private:
 
   DeviceFlowResult Result;
   llvm::DenseSet<const Expr *> ReportedSites;
+  /// Per example variable, the `.to(...)` one of its tensors was moved with.
+  llvm::DenseMap<const ValueDecl *, std::string> SiblingMigrations;
 };
 
 DeviceFlowResult DeviceFlowPass::run() {
@@ -309,8 +311,9 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
     AbstractValue V;
     V.Where = Placement::host();
     V.Grad = GradHistory::None;
+    std::optional<StorageKey> Key = storageKeyOf(Member);
     V.addOrigin({Origin::Kind::DataLoaderBatch, Member->getExprLoc(),
-                 spelling(Member), "", "the CPU"});
+                 spelling(Member), "", "the CPU", Key ? Key->first : nullptr});
     return V;
   }
   return AbstractValue::unknown();
@@ -529,6 +532,10 @@ AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
   }
   if (Facts.isInNoGradScope(Call))
     V.Grad = GradHistory::None;
+  // batch.data.to(d): how this batch's tensors are meant to travel.
+  if (const Origin *FromBatch = Source.findOrigin(Origin::Kind::DataLoaderBatch);
+      FromBatch && FromBatch->Batch && !V.Where.isDefinitelyHost())
+    SiblingMigrations[FromBatch->Batch] = callSuffix(Call);
 
   // `x.to(d);` alone: the moved copy is thrown away and x stays put.
   if (Object && Facts.isDiscardedValue(Call)) {
@@ -808,6 +815,14 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call, Operand Stayed,
     Site.MissingMigration = Migration ? Migration->Detail : std::string();
   } else if (Migration && (Other.IsModule || isUnmovedInput(Stayed.Value))) {
     Site.MissingMigration = Migration->Detail;
+    // Prefer the way its own sibling travelled (batch.data.to(d, true)).
+    if (const Origin *FromBatch =
+            Stayed.Value.findOrigin(Origin::Kind::DataLoaderBatch);
+        FromBatch && FromBatch->Batch) {
+      auto Sibling = SiblingMigrations.find(FromBatch->Batch);
+      if (Sibling != SiblingMigrations.end())
+        Site.MissingMigration = Sibling->second;
+    }
   }
   Site.Stayed = std::move(Stayed);
   Site.Other = std::move(Other);

@@ -150,6 +150,9 @@ struct Origin {
   std::string Detail;
   /// The device the step put the value on.
   std::string DeviceWords;
+  /// For DataLoaderBatch: the example variable the tensor was read from, so
+  /// that siblings (batch.data, batch.target) can be matched.
+  const clang::ValueDecl *Batch = nullptr;
 
   bool operator==(const Origin &O) const {
     return K == O.K && Loc == O.Loc && Subject == O.Subject;

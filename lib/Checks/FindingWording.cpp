@@ -115,6 +115,12 @@ appendToExpression(const Expr *E, llvm::StringRef Suffix,
   return Fixes;
 }
 
+std::string spellWithSuffix(const Operand &O, llvm::StringRef Suffix) {
+  if (isPostfixExpression(O.E))
+    return O.Spelling + Suffix.str();
+  return "(" + O.Spelling + ")" + Suffix.str();
+}
+
 llvm::StringRef moduleAccessor(const Expr *Module) {
   QualType T = Module->getType().getNonReferenceType().getCanonicalType();
   if (T->isPointerType())

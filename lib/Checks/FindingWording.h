@@ -31,6 +31,10 @@ llvm::SmallVector<clang::FixItHint, 2>
 appendToExpression(const clang::Expr *E, llvm::StringRef Suffix,
                    const clang::ASTContext &Ctx);
 
+/// `E<Suffix>` as text, with parentheses when E needs them: "x.to(device)",
+/// "(a * 2).to(device)". Matches what appendToExpression inserts.
+std::string spellWithSuffix(const Operand &O, llvm::StringRef Suffix);
+
 /// "->" for module handles (holders, shared_ptr), "." for module objects.
 llvm::StringRef moduleAccessor(const clang::Expr *Module);
 

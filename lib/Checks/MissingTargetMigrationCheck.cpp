@@ -52,19 +52,21 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
   } else if (Other.IsModule) {
     auto Diag = diag(Stayed.E->getBeginLoc(),
                      "input '%0' of '%1' is on %2%3 but the module is on %4; "
-                     "move it with '%0%5'")
+                     "move it with '%5'")
                 << Stayed.Spelling << Other.Spelling
                 << Stayed.Value.Where.describe() << withReason(Stayed.Value)
-                << Other.Value.Where.describe() << Migration;
+                << Other.Value.Where.describe()
+                << spellWithSuffix(Stayed, Migration);
     for (const FixItHint &Fix : appendToExpression(Stayed.E, Migration, Ctx))
       Diag << Fix;
   } else {
     auto Diag = diag(Stayed.E->getBeginLoc(),
-                     "'%0' is on %1%2 but '%3' is on %4; move it with '%0%5' "
+                     "'%0' is on %1%2 but '%3' is on %4; move it with '%5' "
                      "as well")
                 << Stayed.Spelling << Stayed.Value.Where.describe()
                 << withReason(Stayed.Value) << Other.Spelling
-                << Other.Value.Where.describe() << Migration;
+                << Other.Value.Where.describe()
+                << spellWithSuffix(Stayed, Migration);
     for (const FixItHint &Fix : appendToExpression(Stayed.E, Migration, Ctx))
       Diag << Fix;
   }

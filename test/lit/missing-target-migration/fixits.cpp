@@ -1,0 +1,35 @@
+// RUN: cp %s %t.cpp
+// RUN: %clang_tidy %t.cpp --fix --checks='-*,libtorch-missing-target-migration' -- %torch_flags > %t.out
+// RUN: FileCheck %s --input-file=%t.cpp --check-prefix=FIXED
+// The fixed file compiles and is clean.
+// RUN: %clang_tidy %t.cpp --checks='-*,libtorch-*' -- %torch_flags \
+// RUN:   | FileCheck %s --allow-empty --check-prefix=CLEAN --implicit-check-not='warning:'
+// CLEAN-NOT: warning:
+#include <torch/torch.h>
+
+struct Net : torch::nn::Module {
+  Net() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc->forward(x); }
+  torch::nn::Linear fc{nullptr};
+};
+
+template <typename Loader>
+void train(Loader &loader, std::shared_ptr<Net> model) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  model->to(device);
+  for (auto &batch : loader) {
+    auto data = batch.data.to(device, /*non_blocking=*/true);
+    auto loss = torch::nll_loss(model->forward(data), batch.target);
+    // FIXED: auto loss = torch::nll_loss(model->forward(data), batch.target.to(device, /*non_blocking=*/true));
+    auto extra = model->forward(torch::rand({1, 4}) * 2);
+    // FIXED: auto extra = model->forward((torch::rand({1, 4}) * 2).to(device));
+  }
+}
+template void train(std::vector<torch::data::Example<>> &, std::shared_ptr<Net>);
+
+void dropped(torch::Device device) {
+  auto x = torch::randn({4});
+  x.to(device);
+  // FIXED: x = x.to(device);
+  auto y = x.to(device) + torch::ones({4}, device);
+}

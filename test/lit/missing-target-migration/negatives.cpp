@@ -1,0 +1,49 @@
+// RUN: %clang_tidy %s --checks='-*,libtorch-missing-target-migration' -- %torch_flags \
+// RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include <torch/torch.h>
+
+struct Net : torch::nn::Module {
+  Net() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc->forward(x); }
+  torch::nn::Linear fc{nullptr};
+};
+
+// The article's recommended loop: inputs and labels move together.
+void correctLoop(std::vector<torch::data::Example<>> &loader) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  auto model = std::make_shared<Net>();
+  model->to(device); // Modules move in place: no result to keep.
+  torch::optim::SGD optimizer(model->parameters(), 0.1);
+  for (auto &batch : loader) {
+    auto data = batch.data.to(device), target = batch.target.to(device);
+    optimizer.zero_grad();
+    auto loss = torch::nll_loss(model->forward(data), target);
+    loss.backward();
+    optimizer.step();
+    std::cout << loss.item<double>() << std::endl;
+  }
+}
+
+// Reassigning the moved tensor; a model that is never moved on a CPU-only path.
+void reassign(torch::Device device) {
+  auto x = torch::randn({1, 4});
+  x = x.to(device);
+  auto model = std::make_shared<Net>();
+  model->to(device);
+  auto y = model->forward(x);
+  auto cpuModel = std::make_shared<Net>();
+  auto z = cpuModel->forward(torch::randn({1, 4}));
+}
+
+// Loss modules have no weights: their device is their inputs'.
+void lossModule(torch::Device device) {
+  torch::nn::MSELoss criterion;
+  auto a = torch::randn({3}, device), b = torch::randn({3}).to(device);
+  auto loss = criterion(a, b);
+}
+
+// Models and inputs of unknown placement.
+void unknown(std::shared_ptr<Net> model, torch::Tensor x) {
+  auto y = model->forward(x);
+  auto z = model->forward(torch::randn({1, 4}));
+}
