@@ -632,8 +632,10 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
                : (moduleHoldsParameters(ModuleClass)
                       ? GradHistory::Carries
                       : resultGrad(Call, InputValues));
-  V.addOrigin({Origin::Kind::ModuleOutput, Call->getBeginLoc(),
-               Module.Spelling, "", V.Where.describe()});
+  // Weightless modules (losses, activations) pass their inputs' history on.
+  if (moduleHoldsParameters(ModuleClass))
+    V.addOrigin({Origin::Kind::ModuleOutput, Call->getBeginLoc(),
+                 Module.Spelling, "", V.Where.describe()});
   return V;
 }
 
@@ -857,7 +859,10 @@ void DeviceFlowPass::recordAccumulation(const Expr *Site,
   Found.Loop = Loop;
   Found.Accumulator = spelling(Accumulator);
   Found.AddedOperand = std::move(AddedOperand);
-  Found.IsScalarTotal = !IsContainer && eval(Accumulator).ZeroDim;
+  Found.IsScalarTotal = !IsContainer && (eval(Accumulator).ZeroDim ||
+                                         isScalarFactoryCall(
+                                             Key->second ? Key->second->getInClassInitializer()
+                                                         : nullptr));
   Result.Accumulations.push_back(std::move(Found));
 }
 

@@ -1,0 +1,72 @@
+// RUN: %clang_tidy %s --checks='-*,libtorch-graph-retaining-accumulation' -- %torch_flags \
+// RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include <torch/torch.h>
+
+struct Net : torch::nn::Module {
+  Net() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc->forward(x); }
+  torch::nn::Linear fc{nullptr};
+};
+
+void correct(Net &model, std::vector<torch::Tensor> &inputs) {
+  double total = 0;
+  torch::Tensor running = torch::zeros({});
+  std::vector<torch::Tensor> kept;
+  for (auto &x : inputs) {
+    auto loss = model.forward(x).sum();
+    loss.backward();
+    total += loss.item<double>();        // A number: no graph.
+    running += loss.item<float>();       // Adding a number to a tensor.
+    kept.push_back(loss.detach());       // Detached first.
+    running = running + loss.detach();
+  }
+  std::cout << total << running << std::endl;
+}
+
+// Evaluation under NoGradGuard / InferenceMode builds no graph.
+void evaluate(Net &model, std::vector<torch::Tensor> &inputs) {
+  torch::Tensor total = torch::zeros({});
+  std::vector<torch::Tensor> outputs;
+  {
+    torch::NoGradGuard no_grad;
+    for (auto &x : inputs) {
+      total += model.forward(x).sum();
+      outputs.push_back(model.forward(x));
+    }
+  }
+  c10::InferenceMode guard;
+  for (auto &x : inputs)
+    total = total + model.forward(x).mean();
+}
+
+// Gradient accumulation over micro-batches, then backward() on the sum.
+void microBatches(Net &model, torch::optim::Optimizer &optimizer,
+                  std::vector<torch::Tensor> &chunks) {
+  torch::Tensor accumulated = torch::zeros({});
+  for (auto &chunk : chunks)
+    accumulated += model.forward(chunk).mean();
+  (accumulated / static_cast<double>(chunks.size())).backward();
+  optimizer.step();
+
+  std::vector<torch::Tensor> parts;
+  for (auto &chunk : chunks)
+    parts.push_back(model.forward(chunk).mean());
+  torch::stack(parts).sum().backward();
+}
+
+// An accumulator that dies with the iteration, or is handed to the caller.
+torch::Tensor perIteration(Net &model, std::vector<torch::Tensor> &inputs) {
+  torch::Tensor kept = torch::zeros({});
+  for (auto &x : inputs) {
+    torch::Tensor local = torch::zeros({});
+    local += model.forward(x).sum();
+    kept += model.forward(x).sum();
+  }
+  return kept;
+}
+
+// Outside any loop.
+void once(Net &model, torch::Tensor x) {
+  torch::Tensor total = torch::zeros({});
+  total += model.forward(x).sum();
+}

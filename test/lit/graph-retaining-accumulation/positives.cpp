@@ -1,0 +1,57 @@
+// RUN: %clang_tidy %s --checks='-*,libtorch-graph-retaining-accumulation' -- %torch_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+#include <torch/torch.h>
+
+struct Net : torch::nn::Module {
+  Net() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc->forward(x); }
+  torch::nn::Linear fc{nullptr};
+};
+
+// The article's bug: `train_loss += loss` keeps every iteration's graph.
+template <typename Loader> void runningTotal(Loader &loader) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  auto model = std::make_shared<Net>();
+  model->to(device);
+  torch::Tensor train_loss = torch::zeros({}, device);
+  for (auto &batch : loader) {
+    auto output = model->forward(batch.data.to(device));
+    torch::Tensor loss = torch::mse_loss(output, batch.target.to(device));
+    loss.backward();
+    train_loss += loss;
+    // CHECK: :[[@LINE-1]]:16: warning: 'train_loss' keeps 'loss', which carries autograd history, across loop iterations; every iteration's graph stays alive until memory runs out; add its value with 'loss.item<double>()' [libtorch-graph-retaining-accumulation]
+    // CHECK: :[[@LINE-6]]:3: note: in this loop
+    // CHECK: :[[@LINE-6]]:19: note: 'loss' carries the graph of this call of 'model'
+  }
+}
+template void runningTotal(std::vector<torch::data::Example<>> &);
+
+// Keeping the loss tensors: at::Tensor, auto, const auto&.
+void keepLosses(Net &model, std::vector<torch::Tensor> &inputs) {
+  std::vector<at::Tensor> losses;
+  at::Tensor sum = torch::zeros({1});
+  for (const auto &x : inputs) {
+    const auto &loss = model.forward(x).sum();
+    losses.push_back(loss);
+    // CHECK: :[[@LINE-1]]:12: warning: 'losses' keeps 'loss', which carries autograd history, across loop iterations; every iteration's graph stays alive until memory runs out; keep a detached copy with 'loss.detach()'
+    sum = sum + loss;
+    // CHECK: :[[@LINE-1]]:9: warning: 'sum' keeps 'loss', {{.*}} keep a detached copy with 'loss.detach()'
+  }
+  std::cout << losses.size() << sum << std::endl;
+}
+
+// A Sequential and a loss module; a while loop; a member accumulator.
+struct Trainer {
+  torch::nn::Sequential model{torch::nn::Linear(4, 1)};
+  torch::nn::MSELoss criterion;
+  torch::Tensor epoch_loss = torch::zeros({});
+
+  void epoch(torch::Tensor x, torch::Tensor y, int steps) {
+    int step = 0;
+    while (step++ < steps) {
+      auto loss = criterion(model->forward(x), y);
+      epoch_loss.add_(loss);
+      // CHECK: :[[@LINE-1]]:18: warning: 'epoch_loss' keeps 'loss', {{.*}} add its value with 'loss.item<double>()'
+    }
+  }
+};
