@@ -81,3 +81,16 @@ void moduleOutputs(torch::Device device) {
   auto out = net->forward(seq->forward(torch::randn({1, 4}, device))) * mask;
   // CHECK: :[[@LINE-1]]:71: warning: 'mask' is on the CPU {{.*}} but 'net->forward({{.*}}' is on 'device' (output of 'net')
 }
+
+// A training loop over a data loader: a host-made mask meets the moved batch.
+template <typename Loader> void trainLoop(Loader &loader) {
+  torch::Device device = torch::cuda::is_available() ? torch::Device(torch::kCUDA)
+                                                     : torch::Device(torch::kCPU);
+  auto mask = torch::ones({28, 28});
+  for (auto &batch : loader) {
+    auto images = batch.data.to(device);
+    auto masked = images * mask;
+    // CHECK: :[[@LINE-1]]:26: warning: 'mask' is on the CPU (created by 'torch::ones' without a device) but 'images' is on 'device' (moved with '.to(device)'); '*' needs
+  }
+}
+template void trainLoop(std::vector<torch::data::Example<>> &);

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Fresh Debian machine -> every test passing, for LLVM 22 and LLVM 19.
+# Installs the dependencies, builds once per LLVM version and runs ctest
+# (GoogleTest unit tests and the lit suites on the real LibTorch headers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+for v in 22 19; do
+  echo "== LLVM $v"
+  scripts/build.sh "$v"
+  ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)"
+done

@@ -1,0 +1,171 @@
+//===--- DeviceFlowTest.cpp - The CFG dataflow on small functions ---------===//
+//
+// Runs analyzeDeviceFlow on functions written against a miniature LibTorch
+// (same namespaces and names, a few declarations), so flow-sensitivity -
+// merges, loop back edges, device variables - is tested in milliseconds. The
+// lit suites test the same analysis on the real headers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/DeviceFlow.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace torchtidy;
+
+namespace {
+
+const char *MiniTorch = R"cpp(
+namespace c10 {
+enum class DeviceType : signed char { CPU = 0, CUDA = 1, Meta = 9 };
+constexpr DeviceType kCPU = DeviceType::CPU;
+constexpr DeviceType kCUDA = DeviceType::CUDA;
+struct Device { Device(DeviceType t, signed char index = -1) {} };
+struct TensorOptions {
+  TensorOptions() {}
+  TensorOptions(Device d) {}
+  TensorOptions(DeviceType t) {}
+};
+} // namespace c10
+namespace at {
+struct Tensor {
+  Tensor to(c10::Device d) const;
+  Tensor cuda() const;
+  Tensor cpu() const;
+  Tensor detach() const;
+};
+Tensor operator+(const Tensor &, const Tensor &);
+Tensor operator*(const Tensor &, const Tensor &);
+Tensor ones(int n, c10::TensorOptions options = {});
+} // namespace at
+namespace torch {
+using at::Tensor;
+using at::ones;
+using c10::Device;
+using c10::kCPU;
+using c10::kCUDA;
+} // namespace torch
+)cpp";
+
+struct Analysed {
+  std::unique_ptr<ASTUnit> Unit;
+  DeviceFlowResult Result;
+};
+
+Analysed analyse(const std::string &Code) {
+  Analysed A;
+  A.Unit = tooling::buildASTFromCodeWithArgs(std::string(MiniTorch) + Code,
+                                             {"-std=c++17"});
+  EXPECT_TRUE(A.Unit);
+  ASTContext &Ctx = A.Unit->getASTContext();
+  auto Matches = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+  EXPECT_EQ(Matches.size(), 1u);
+  if (!Matches.empty())
+    A.Result = analyzeDeviceFlow(Matches[0].getNodeAs<FunctionDecl>("f"), Ctx);
+  return A;
+}
+
+TEST(DeviceFlowTest, HostAndCudaOperandsMix) {
+  Analysed A = analyse(R"cpp(
+    void f() {
+      torch::Tensor h = torch::ones(3);
+      auto d = torch::ones(3, torch::kCUDA);
+      auto s = h + d;
+    })cpp");
+  ASSERT_EQ(A.Result.MixedSites.size(), 1u);
+  EXPECT_EQ(A.Result.MixedSites[0].Stayed.Spelling, "h");
+  EXPECT_EQ(A.Result.MixedSites[0].Other.Spelling, "d");
+  EXPECT_FALSE(A.Result.MixedSites[0].MissingMigration);
+}
+
+TEST(DeviceFlowTest, ReassignmentIsFlowSensitive) {
+  Analysed A = analyse(R"cpp(
+    void f() {
+      auto h = torch::ones(3);
+      auto d = torch::ones(3, torch::kCUDA);
+      h = h.to(torch::Device(torch::kCUDA));
+      auto s = h + d;
+    })cpp");
+  EXPECT_TRUE(A.Result.MixedSites.empty());
+}
+
+TEST(DeviceFlowTest, MergeOfBranchesMixesOnOnePath) {
+  Analysed A = analyse(R"cpp(
+    void f(bool gpu) {
+      auto x = torch::ones(3);
+      auto y = torch::ones(3);
+      if (gpu)
+        x = x.cuda();
+      auto s = x * y;
+    })cpp");
+  ASSERT_EQ(A.Result.MixedSites.size(), 1u);
+  EXPECT_EQ(A.Result.MixedSites[0].Stayed.Spelling, "y");
+}
+
+TEST(DeviceFlowTest, LoopBackEdgeCarriesTheSecondIterationsDevice) {
+  // Fine in the first iteration; x is back on the host from the second on.
+  Analysed A = analyse(R"cpp(
+    void f(int n) {
+      auto x = torch::ones(3, torch::kCUDA);
+      auto w = torch::ones(3, torch::kCUDA);
+      for (int i = 0; i < n; ++i) {
+        auto y = x * w;
+        x = y.cpu();
+      }
+    })cpp");
+  ASSERT_EQ(A.Result.MixedSites.size(), 1u);
+  EXPECT_EQ(A.Result.MixedSites[0].Stayed.Spelling, "x");
+}
+
+TEST(DeviceFlowTest, OneDeviceVariableKeepsTensorsTogether) {
+  Analysed A = analyse(R"cpp(
+    void f(torch::Device device, bool flag) {
+      auto a = torch::ones(3).to(device);
+      auto b = torch::ones(3, device);
+      auto c = a + b;
+      auto h = torch::ones(3);
+      auto m = c * h;
+    })cpp");
+  ASSERT_EQ(A.Result.MixedSites.size(), 1u);
+  EXPECT_EQ(A.Result.MixedSites[0].Stayed.Spelling, "h");
+}
+
+TEST(DeviceFlowTest, DiscardedMigrationIsReportedOnceAtTheDrop) {
+  Analysed A = analyse(R"cpp(
+    void f(torch::Device device) {
+      auto x = torch::ones(3);
+      x.to(device);
+      auto y = torch::ones(3, device) + x;
+    })cpp");
+  ASSERT_EQ(A.Result.DroppedMigrations.size(), 1u);
+  EXPECT_TRUE(A.Result.DroppedMigrations[0].Assignable);
+  EXPECT_EQ(A.Result.DroppedMigrations[0].Migration, ".to(device)");
+  EXPECT_TRUE(A.Result.MixedSites.empty());
+}
+
+TEST(DeviceFlowTest, UnknownParametersAreNeverFlagged) {
+  Analysed A = analyse(R"cpp(
+    void f(torch::Tensor a, const torch::Tensor &b) {
+      auto c = a + b;
+      auto d = torch::ones(3) * a;
+    })cpp");
+  EXPECT_TRUE(A.Result.MixedSites.empty());
+  EXPECT_FALSE(A.Result.GaveUp);
+}
+
+TEST(DeviceFlowTest, DeepNestingDegradesToUnknownWithoutCrashing) {
+  std::string Sum = "x";
+  for (int I = 0; I < 600; ++I)
+    Sum = "(" + Sum + " + x)";
+  Analysed A = analyse("void f() { auto x = torch::ones(3); auto y = " + Sum +
+                       " * torch::ones(3, torch::kCUDA); }");
+  EXPECT_FALSE(A.Result.GaveUp);
+}
+
+} // namespace
