@@ -7,7 +7,8 @@
 
 namespace torchtidy {
 namespace {
-using CacheKey = std::pair<const clang::ASTContext *, const clang::FunctionDecl *>;
+using CacheKey =
+    std::pair<const clang::ASTContext *, const clang::FunctionDecl *>;
 // Front-ends analyse one translation unit at a time per process.
 llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>> &cache() {
   static llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>> Results;

@@ -1,4 +1,5 @@
-//===--- AnalysisContext.h - Per-TU cache of device-flow results -*- C++ -*-===//
+//===--- AnalysisContext.h - Per-TU cache of device-flow results -*- C++
+//-*-===//
 //
 // Every device-flow check looks at the same functions. The analysis runs once
 // per function and translation unit; the checks share the result.

@@ -80,6 +80,8 @@ private:
   AbstractValue evalModuleMigration(const CallExpr *Call);
   AbstractValue evalModuleForward(const CallExpr *Call);
   AbstractValue newModuleOnHost(const Expr *Creation);
+  void forgetWhatCalleeMayChange(const CallExpr *Call);
+  AbstractValue aliasModule(const Expr *Source);
   AbstractValue evalAssignment(const Expr *Target, const Expr *Source,
                                const Expr *Site);
   void store(const Expr *Target, const AbstractValue &Value);
@@ -204,7 +206,7 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
   // the value is whatever the assignments on each path make it.
   AbstractValue Value;
   if (const Expr *Init = Var->getInit())
-    Value = eval(Init);
+    Value = isModuleType(Var->getType()) ? aliasModule(Init) : eval(Init);
   (*Current)[{Var, nullptr}] = Value;
 }
 
@@ -323,6 +325,12 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
   for (const Expr *Arg : Construct->arguments())
     eval(Arg);
   QualType Type = Construct->getType();
+  // A user object built from a module keeps a handle that can move it.
+  if (!isInLibTorchNamespace(Construct->getConstructor()) &&
+      !isModuleType(Type))
+    for (const Expr *Arg : Construct->arguments())
+      if (isModuleType(Arg->getType()))
+        store(Arg, AbstractValue::unknown());
   unsigned NumArgs = Construct->getNumArgs();
 
   if (isDeviceSpecType(Type)) {
@@ -358,15 +366,14 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
     std::optional<Device> Parsed;
     if (const auto *Literal = dyn_cast<StringLiteral>(Text))
       Parsed = Device::parse(Literal->getString());
-    V.Where = Placement::on(Parsed ? DeviceSet::of(*Parsed)
-                                   : DeviceSet::anyDevice());
+    V.Where =
+        Placement::on(Parsed ? DeviceSet::of(*Parsed) : DeviceSet::anyDevice());
     return V;
   }
 
   if (isModuleType(Type)) {
     // `torch::nn::Linear fc{nullptr}` holds no module yet.
-    if (NumArgs == 1 &&
-        Construct->getArg(0)->getType()->isNullPtrType())
+    if (NumArgs == 1 && Construct->getArg(0)->getType()->isNullPtrType())
       return AbstractValue();
     return newModuleOnHost(Construct);
   }
@@ -412,8 +419,7 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
     return evalAssignment(Op->getArg(0), Op->getArg(1), Op);
 
   const Expr *Object = callObject(Call);
-  AbstractValue ObjectValue =
-      Object ? eval(Object) : AbstractValue::unknown();
+  AbstractValue ObjectValue = Object ? eval(Object) : AbstractValue::unknown();
   llvm::SmallVector<AbstractValue, 4> ArgValues;
   for (unsigned I = 0; I < Call->getNumArgs(); ++I)
     ArgValues.push_back(eval(Call->getArg(I)));
@@ -456,7 +462,37 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
                          /*IsContainer=*/true);
     return AbstractValue::unknown();
   default:
+    forgetWhatCalleeMayChange(Call);
     return AbstractValue::unknown();
+  }
+}
+
+void DeviceFlowPass::forgetWhatCalleeMayChange(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  // The model knows what LibTorch calls do; the standard library's handle
+  // accessors (shared_ptr::operator->, get) do not move anything.
+  if (Callee && (isInLibTorchNamespace(Callee) || isInStandardLibrary(Callee)))
+    return;
+  // Modules are shared handles: a callee can move the caller's module. A
+  // tensor bound to a non-const reference can be rebound.
+  const Expr *Object = callObject(Call);
+  if (Object && isModuleType(Object->getType()))
+    store(Object, AbstractValue::unknown());
+  bool ObjectIsArgument = isa<CXXOperatorCallExpr>(Call) && Object;
+  for (unsigned I = ObjectIsArgument ? 1 : 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    TorchValueKind Kind = classifyType(Arg->getType());
+    if (Kind == TorchValueKind::None)
+      continue;
+    unsigned ParamIndex = ObjectIsArgument ? I - 1 : I;
+    bool ByMutableReference = true; // Unknown callee: assume the worst.
+    if (Callee && ParamIndex < Callee->getNumParams()) {
+      QualType Param = Callee->getParamDecl(ParamIndex)->getType();
+      ByMutableReference = Param->isReferenceType() &&
+                           !Param.getNonReferenceType().isConstQualified();
+    }
+    if (Kind == TorchValueKind::Module || ByMutableReference)
+      store(Arg, AbstractValue::unknown());
   }
 }
 
@@ -491,11 +527,10 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
     V.Where = Placement::host();
   }
   V.ZeroDim = isScalarFactoryCall(Call);
-  Origin::Kind OriginKind = Kind == TorchCallKind::FromBlob
-                                ? Origin::Kind::FromBlob
-                            : Kind == TorchCallKind::TensorLiteral
-                                ? Origin::Kind::TensorLiteral
-                                : Origin::Kind::Factory;
+  Origin::Kind OriginKind =
+      Kind == TorchCallKind::FromBlob        ? Origin::Kind::FromBlob
+      : Kind == TorchCallKind::TensorLiteral ? Origin::Kind::TensorLiteral
+                                             : Origin::Kind::Factory;
   V.addOrigin({OriginKind, Call->getBeginLoc(), spelling(Call),
                calleeDisplayName(Call), V.Where.describe()});
   if (Facts.isInNoGradScope(Call))
@@ -533,7 +568,8 @@ AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
   if (Facts.isInNoGradScope(Call))
     V.Grad = GradHistory::None;
   // batch.data.to(d): how this batch's tensors are meant to travel.
-  if (const Origin *FromBatch = Source.findOrigin(Origin::Kind::DataLoaderBatch);
+  if (const Origin *FromBatch =
+          Source.findOrigin(Origin::Kind::DataLoaderBatch);
       FromBatch && FromBatch->Batch && !V.Where.isDefinitelyHost())
     SiblingMigrations[FromBatch->Batch] = callSuffix(Call);
 
@@ -602,8 +638,8 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
 
   const CXXRecordDecl *ModuleClass =
       Object ? moduleClassOf(Object->getType()) : nullptr;
-  bool HasDevice = Module.Value.Where.isKnown() &&
-                   moduleHoldsParameters(ModuleClass);
+  bool HasDevice =
+      Module.Value.Where.isKnown() && moduleHoldsParameters(ModuleClass);
   checkOperands(Call, Inputs, HasDevice ? &Module : nullptr);
 
   llvm::SmallVector<AbstractValue, 4> InputValues;
@@ -627,11 +663,10 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
       V.Where = Placement::unknown();
   }
   V.ZeroDim = moduleReturnsScalar(ModuleClass);
-  V.Grad = Facts.isInNoGradScope(Call)
-               ? GradHistory::None
-               : (moduleHoldsParameters(ModuleClass)
-                      ? GradHistory::Carries
-                      : resultGrad(Call, InputValues));
+  V.Grad = Facts.isInNoGradScope(Call) ? GradHistory::None
+                                       : (moduleHoldsParameters(ModuleClass)
+                                              ? GradHistory::Carries
+                                              : resultGrad(Call, InputValues));
   // Weightless modules (losses, activations) pass their inputs' history on.
   if (moduleHoldsParameters(ModuleClass))
     V.addOrigin({Origin::Kind::ModuleOutput, Call->getBeginLoc(),
@@ -661,15 +696,15 @@ AbstractValue DeviceFlowPass::evalOp(const CallExpr *Call, TorchCallKind Kind) {
         break;
     }
   if (!V.Where.isKnown() && !Values.empty() &&
-      llvm::all_of(Values, [](const AbstractValue &X) { return X.isHostScalar(); })) {
+      llvm::all_of(Values,
+                   [](const AbstractValue &X) { return X.isHostScalar(); })) {
     V.Where = Placement::host();
     V.Origins = Values.front().Origins;
   }
-  V.ZeroDim = Kind == TorchCallKind::Reduction ||
-              Kind == TorchCallKind::LossFunction ||
-              (!Values.empty() && llvm::all_of(Values, [](const AbstractValue &X) {
-                 return X.ZeroDim;
-               }));
+  V.ZeroDim =
+      Kind == TorchCallKind::Reduction || Kind == TorchCallKind::LossFunction ||
+      (!Values.empty() &&
+       llvm::all_of(Values, [](const AbstractValue &X) { return X.ZeroDim; }));
   V.Grad = resultGrad(Call, Values);
 
   if (Kind == TorchCallKind::InPlaceAccumulate && !Operands.empty()) {
@@ -687,10 +722,22 @@ AbstractValue DeviceFlowPass::evalOp(const CallExpr *Call, TorchCallKind Kind) {
   return V;
 }
 
+AbstractValue DeviceFlowPass::aliasModule(const Expr *Source) {
+  AbstractValue Value = eval(Source);
+  // A second handle to the same module: moving either moves both, which the
+  // per-variable state cannot follow. Forget both rather than guess.
+  if (storageKeyOf(Source)) {
+    store(Source, AbstractValue::unknown());
+    return AbstractValue::unknown();
+  }
+  return Value;
+}
+
 AbstractValue DeviceFlowPass::evalAssignment(const Expr *Target,
                                              const Expr *Source,
                                              const Expr *Site) {
-  AbstractValue Value = eval(Source);
+  AbstractValue Value =
+      isModuleType(Target->getType()) ? aliasModule(Source) : eval(Source);
   // acc = acc + x: an accumulation just like acc += x.
   if (std::optional<StorageKey> TargetKey = storageKeyOf(Target)) {
     if (const auto *Sum = dyn_cast<CallExpr>(ignoreValuePreserving(Source))) {
@@ -756,7 +803,8 @@ void DeviceFlowPass::checkOperands(const CallExpr *Call,
   // Inputs against the module's weights first: that is where it fails.
   if (Module)
     for (const Operand &Input : Operands)
-      if (!Exempt(Input) && mayConflict(Input.Value.Where, Module->Value.Where)) {
+      if (!Exempt(Input) &&
+          mayConflict(Input.Value.Where, Module->Value.Where)) {
         recordMixedSite(Call, Input, *Module, /*IsModuleCall=*/true);
         return;
       }
@@ -808,9 +856,9 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call, Operand Stayed,
   MixedDeviceSite Site;
   Site.Call = Call;
   Site.IsModuleCall = IsModuleCall;
-  Site.OpName = IsModuleCall ? (Stayed.IsModule ? Stayed.Spelling
-                                                : Other.Spelling)
-                             : calleeDisplayName(Call);
+  Site.OpName = IsModuleCall
+                    ? (Stayed.IsModule ? Stayed.Spelling : Other.Spelling)
+                    : calleeDisplayName(Call);
   const Origin *Migration = migrationOf(Other.Value);
   if (Stayed.IsModule) {
     // A model left on the host meets inputs that were moved: move the model.
@@ -859,10 +907,11 @@ void DeviceFlowPass::recordAccumulation(const Expr *Site,
   Found.Loop = Loop;
   Found.Accumulator = spelling(Accumulator);
   Found.AddedOperand = std::move(AddedOperand);
-  Found.IsScalarTotal = !IsContainer && (eval(Accumulator).ZeroDim ||
-                                         isScalarFactoryCall(
-                                             Key->second ? Key->second->getInClassInitializer()
-                                                         : nullptr));
+  Found.IsScalarTotal =
+      !IsContainer &&
+      (eval(Accumulator).ZeroDim ||
+       isScalarFactoryCall(Key->second ? Key->second->getInClassInitializer()
+                                       : nullptr));
   Result.Accumulations.push_back(std::move(Found));
 }
 

@@ -57,7 +57,7 @@ struct RetainedGraphAccumulation {
   const clang::Expr *Site = nullptr;  ///< `total += loss`, `v.push_back(loss)`
   const clang::Expr *Added = nullptr; ///< `loss`
   const clang::Stmt *Loop = nullptr;
-  std::string Accumulator;            ///< "total"
+  std::string Accumulator; ///< "total"
   Operand AddedOperand;
   /// A running 0-dim total: fixed by adding a number (.item<double>());
   /// otherwise the kept tensor is fixed with .detach().

@@ -116,7 +116,8 @@ const Stmt *FunctionFacts::innermostLoopAround(const Stmt *S) const {
   const Stmt *Innermost = nullptr;
   for (const Stmt *Loop : Loops)
     if (Loop != S && contains(Loop->getSourceRange(), S->getBeginLoc()) &&
-        (!Innermost || contains(Innermost->getSourceRange(), Loop->getBeginLoc())))
+        (!Innermost ||
+         contains(Innermost->getSourceRange(), Loop->getBeginLoc())))
       Innermost = Loop;
   return Innermost;
 }

@@ -1,4 +1,5 @@
-//===--- FunctionFacts.h - Lexical facts about one function body -*- C++ -*-===//
+//===--- FunctionFacts.h - Lexical facts about one function body -*- C++
+//-*-===//
 //
 // What the device-flow pass needs to know about the shape of a body rather
 // than about values: the loops, where autograd is switched off by a guard,
@@ -22,7 +23,8 @@ namespace torchtidy {
 
 /// A place a value is stored: a variable, a field of a variable, or a field
 /// of `this` (Base null).
-using StorageKey = std::pair<const clang::ValueDecl *, const clang::FieldDecl *>;
+using StorageKey =
+    std::pair<const clang::ValueDecl *, const clang::FieldDecl *>;
 
 /// The storage an expression names (`x`, `batch.data`, `this->total`), if any.
 std::optional<StorageKey> storageKeyOf(const clang::Expr *E);

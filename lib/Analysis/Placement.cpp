@@ -49,7 +49,8 @@ DeviceSet DeviceSet::anyDevice() {
 }
 
 bool DeviceSet::mayBeAccelerator() const {
-  return Any || llvm::any_of(Devices, [](const Device &D) { return !D.isHost(); });
+  return Any ||
+         llvm::any_of(Devices, [](const Device &D) { return !D.isHost(); });
 }
 
 DeviceSet DeviceSet::join(const DeviceSet &Other) const {

@@ -19,7 +19,8 @@ class DeviceFlowCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
 
-  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) final;

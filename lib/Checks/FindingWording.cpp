@@ -43,6 +43,11 @@ std::string reasonFor(const AbstractValue &Value) {
   return "";
 }
 
+std::string reasonInParens(const AbstractValue &Value) {
+  std::string Reason = reasonFor(Value);
+  return Reason.empty() ? "" : " (" + Reason + ")";
+}
+
 static std::string noteFor(const Origin &O) {
   switch (O.K) {
   case Origin::Kind::DataLoaderBatch:
@@ -83,8 +88,8 @@ void addOriginNotes(tidy::ClangTidyCheck &Check, const Operand &O) {
 /// Whether `E.method()` parses as intended without parentheses around E.
 static bool isPostfixExpression(const Expr *E) {
   E = E->IgnoreImplicit();
-  if (isa<DeclRefExpr, MemberExpr, ParenExpr, ArraySubscriptExpr,
-          CXXThisExpr>(E))
+  if (isa<DeclRefExpr, MemberExpr, ParenExpr, ArraySubscriptExpr, CXXThisExpr>(
+          E))
     return true;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
     return Op->getOperator() == OO_Call || Op->getOperator() == OO_Subscript ||
@@ -92,9 +97,9 @@ static bool isPostfixExpression(const Expr *E) {
   return isa<CallExpr>(E);
 }
 
-llvm::SmallVector<FixItHint, 2>
-appendToExpression(const Expr *E, llvm::StringRef Suffix,
-                   const ASTContext &Ctx) {
+llvm::SmallVector<FixItHint, 2> appendToExpression(const Expr *E,
+                                                   llvm::StringRef Suffix,
+                                                   const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Begin = E->getBeginLoc();
   SourceLocation End = E->getEndLoc();
@@ -126,7 +131,8 @@ llvm::StringRef moduleAccessor(const Expr *Module) {
   if (T->isPointerType())
     return "->";
   const CXXRecordDecl *Class = moduleClassOf(T);
-  // A module object (Net net;) is used with '.'; holders and shared_ptr with '->'.
+  // A module object (Net net;) is used with '.'; holders and shared_ptr with
+  // '->'.
   return Class && T->getAsCXXRecordDecl() == Class ? "." : "->";
 }
 

@@ -20,6 +20,8 @@ namespace torchtidy {
 /// Why a value is where it is, for the main message: "it comes from the
 /// data-loader batch", "created by 'torch::ones' without a device".
 std::string reasonFor(const AbstractValue &Value);
+/// The same, as " (reason)" to follow a device, or "" when there is none.
+std::string reasonInParens(const AbstractValue &Value);
 
 /// One note per step of the operand's history ("'data' is moved to 'device'
 /// here with '.to(device)'"), most recent first.

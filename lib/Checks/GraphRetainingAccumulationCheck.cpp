@@ -1,4 +1,5 @@
-//===--- GraphRetainingAccumulationCheck.cpp - libtorch-graph-retaining-accumulation ===//
+//===--- GraphRetainingAccumulationCheck.cpp -
+//libtorch-graph-retaining-accumulation ===//
 
 #include "Checks/GraphRetainingAccumulationCheck.h"
 #include "Checks/FindingWording.h"
@@ -10,17 +11,16 @@ namespace torchtidy {
 void GraphRetainingAccumulationCheck::report(const DeviceFlowResult &Flow,
                                              ASTContext &Ctx) {
   for (const RetainedGraphAccumulation &Found : Flow.Accumulations) {
-    llvm::StringRef Fix =
-        Found.IsScalarTotal ? ".item<double>()" : ".detach()";
+    llvm::StringRef Fix = Found.IsScalarTotal ? ".item<double>()" : ".detach()";
     {
       auto Diag =
           diag(Found.Site->getExprLoc(),
                "'%0' keeps '%1', which carries autograd history, across loop "
                "iterations; every iteration's graph stays alive until memory "
                "runs out; %select{keep a detached copy|add its value}2 with "
-               "'%1%3'")
+               "'%3'")
           << Found.Accumulator << Found.AddedOperand.Spelling
-          << Found.IsScalarTotal << Fix;
+          << Found.IsScalarTotal << spellWithSuffix(Found.AddedOperand, Fix);
       for (const FixItHint &Hint : appendToExpression(Found.Added, Fix, Ctx))
         Diag << Hint;
     }

@@ -1,4 +1,5 @@
-//===--- MissingTargetMigrationCheck.cpp - libtorch-missing-target-migration ===//
+//===--- MissingTargetMigrationCheck.cpp - libtorch-missing-target-migration
+//===//
 
 #include "Checks/MissingTargetMigrationCheck.h"
 #include "Checks/FindingWording.h"
@@ -28,11 +29,6 @@ void MissingTargetMigrationCheck::reportDroppedMigration(
                                        Dropped.Object.Spelling + " = ");
 }
 
-static std::string withReason(const AbstractValue &Value) {
-  std::string Reason = reasonFor(Value);
-  return Reason.empty() ? "" : " (" + Reason + ")";
-}
-
 void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
                                                    ASTContext &Ctx) {
   const Operand &Stayed = Site.Stayed;
@@ -41,12 +37,13 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
 
   if (Stayed.IsModule) {
     // The model stayed on the host while its inputs moved.
-    std::string Move = Migration.empty() ? std::string(".to(device)") : Migration;
+    std::string Move =
+        Migration.empty() ? std::string(".to(device)") : Migration;
     diag(Site.Call->getBeginLoc(),
          "'%0' is on %1%2 but its input '%3' is on %4; move the module with "
          "'%0%5%6' before calling it")
         << Stayed.Spelling << Stayed.Value.Where.describe()
-        << withReason(Stayed.Value) << Other.Spelling
+        << reasonInParens(Stayed.Value) << Other.Spelling
         << Other.Value.Where.describe() << moduleAccessor(Stayed.E)
         << llvm::StringRef(Move).drop_front();
   } else if (Other.IsModule) {
@@ -54,7 +51,7 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
                      "input '%0' of '%1' is on %2%3 but the module is on %4; "
                      "move it with '%5'")
                 << Stayed.Spelling << Other.Spelling
-                << Stayed.Value.Where.describe() << withReason(Stayed.Value)
+                << Stayed.Value.Where.describe() << reasonInParens(Stayed.Value)
                 << Other.Value.Where.describe()
                 << spellWithSuffix(Stayed, Migration);
     for (const FixItHint &Fix : appendToExpression(Stayed.E, Migration, Ctx))
@@ -64,7 +61,7 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
                      "'%0' is on %1%2 but '%3' is on %4; move it with '%5' "
                      "as well")
                 << Stayed.Spelling << Stayed.Value.Where.describe()
-                << withReason(Stayed.Value) << Other.Spelling
+                << reasonInParens(Stayed.Value) << Other.Spelling
                 << Other.Value.Where.describe()
                 << spellWithSuffix(Stayed, Migration);
     for (const FixItHint &Fix : appendToExpression(Stayed.E, Migration, Ctx))

@@ -15,11 +15,6 @@ MixedDeviceOperandsCheck::MixedDeviceOperandsCheck(
       MigrationCheckEnabled(
           Context->isCheckEnabled("libtorch-missing-target-migration")) {}
 
-static std::string withReason(const AbstractValue &Value) {
-  std::string Reason = reasonFor(Value);
-  return Reason.empty() ? "" : " (" + Reason + ")";
-}
-
 void MixedDeviceOperandsCheck::report(const DeviceFlowResult &Flow,
                                       ASTContext &Ctx) {
   for (const MixedDeviceSite &Site : Flow.MixedSites) {
@@ -27,13 +22,13 @@ void MixedDeviceOperandsCheck::report(const DeviceFlowResult &Flow,
       continue;
     const Operand &Stayed = Site.Stayed;
     const Operand &Other = Site.Other;
-    SourceLocation Loc = Site.IsModuleCall ? Site.Call->getBeginLoc()
-                                           : Site.Call->getExprLoc();
+    SourceLocation Loc =
+        Site.IsModuleCall ? Site.Call->getBeginLoc() : Site.Call->getExprLoc();
     diag(Loc, "'%0' is on %1%2 but '%3' is on %4%5; '%6' needs all its tensor "
               "operands on one device")
         << Stayed.Spelling << Stayed.Value.Where.describe()
-        << withReason(Stayed.Value) << Other.Spelling
-        << Other.Value.Where.describe() << withReason(Other.Value)
+        << reasonInParens(Stayed.Value) << Other.Spelling
+        << Other.Value.Where.describe() << reasonInParens(Other.Value)
         << Site.OpName;
     addOriginNotes(*this, Stayed);
     addOriginNotes(*this, Other);

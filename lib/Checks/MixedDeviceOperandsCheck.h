@@ -1,4 +1,5 @@
-//===--- MixedDeviceOperandsCheck.h - libtorch-mixed-device-operands -*- C++ -*-===//
+//===--- MixedDeviceOperandsCheck.h - libtorch-mixed-device-operands -*- C++
+//-*-===//
 //
 // An op, function or module call whose tensor operands are on different
 // devices on some path: "Expected all tensors to be on the same device".

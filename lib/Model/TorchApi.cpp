@@ -4,11 +4,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/AST/TemplateBase.h"
-#include "llvm/ADT/StringSet.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -108,7 +108,8 @@ bool isTensorSequenceType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)
     return false;
-  if (!isRecordNamed(RD, "c10::ArrayRef") && !isRecordNamed(RD, "c10::IListRef") &&
+  if (!isRecordNamed(RD, "c10::ArrayRef") &&
+      !isRecordNamed(RD, "c10::IListRef") &&
       !isRecordNamed(RD, "std::vector") &&
       !isRecordNamed(RD, "std::initializer_list"))
     return false;
@@ -167,8 +168,7 @@ bool isLiteralTrue(const Expr *E) {
   return false;
 }
 
-TorchCallKind classifyTensorMethod(llvm::StringRef Name,
-                                   const CallExpr *Call) {
+TorchCallKind classifyTensorMethod(llvm::StringRef Name, const CallExpr *Call) {
   if (Name == "to" || Name == "cuda" || Name == "cpu")
     return TorchCallKind::Migration;
   if (Name == "detach")
@@ -331,20 +331,42 @@ bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
   if (Name == "torch::nn::Module")
     return true; // A type-erased module (e.g. loaded): assume it has weights.
   if (llvm::StringRef(Name).starts_with("torch::nn::")) {
-    static const llvm::StringSet<> WithParameters = {
-        "Linear",          "Bilinear",        "Conv1d",
-        "Conv2d",          "Conv3d",          "ConvTranspose1d",
-        "ConvTranspose2d", "ConvTranspose3d", "BatchNorm1d",
-        "BatchNorm2d",     "BatchNorm3d",     "InstanceNorm1d",
-        "InstanceNorm2d",  "InstanceNorm3d",  "LayerNorm",
-        "GroupNorm",       "Embedding",       "EmbeddingBag",
-        "RNN",             "LSTM",            "GRU",
-        "RNNCell",         "LSTMCell",        "GRUCell",
-        "MultiheadAttention", "Transformer",  "TransformerEncoder",
-        "TransformerDecoder", "TransformerEncoderLayer",
-        "TransformerDecoderLayer", "PReLU",   "Sequential",
-        "ModuleList",      "ModuleDict",      "ParameterList",
-        "ParameterDict"};
+    static const llvm::StringSet<> WithParameters = {"Linear",
+                                                     "Bilinear",
+                                                     "Conv1d",
+                                                     "Conv2d",
+                                                     "Conv3d",
+                                                     "ConvTranspose1d",
+                                                     "ConvTranspose2d",
+                                                     "ConvTranspose3d",
+                                                     "BatchNorm1d",
+                                                     "BatchNorm2d",
+                                                     "BatchNorm3d",
+                                                     "InstanceNorm1d",
+                                                     "InstanceNorm2d",
+                                                     "InstanceNorm3d",
+                                                     "LayerNorm",
+                                                     "GroupNorm",
+                                                     "Embedding",
+                                                     "EmbeddingBag",
+                                                     "RNN",
+                                                     "LSTM",
+                                                     "GRU",
+                                                     "RNNCell",
+                                                     "LSTMCell",
+                                                     "GRUCell",
+                                                     "MultiheadAttention",
+                                                     "Transformer",
+                                                     "TransformerEncoder",
+                                                     "TransformerDecoder",
+                                                     "TransformerEncoderLayer",
+                                                     "TransformerDecoderLayer",
+                                                     "PReLU",
+                                                     "Sequential",
+                                                     "ModuleList",
+                                                     "ModuleDict",
+                                                     "ParameterList",
+                                                     "ParameterDict"};
     llvm::StringRef Short = plainName(ModuleClass);
     Short.consume_back("Impl");
     return WithParameters.contains(Short);
@@ -369,16 +391,27 @@ bool moduleReturnsScalar(const CXXRecordDecl *ModuleClass) {
          plainName(ModuleClass).ends_with("LossImpl");
 }
 
-bool isInLibTorchNamespace(const Decl *D) {
+/// The top-level namespace a declaration lives in ("" when none), through
+/// classes and inline namespaces.
+static llvm::StringRef outermostNamespace(const Decl *D) {
   const NamespaceDecl *Outermost = nullptr;
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
       if (!NS->isInline() && !NS->isAnonymousNamespace())
         Outermost = NS;
-  if (!Outermost || !Outermost->getParent()->isTranslationUnit())
-    return false;
-  llvm::StringRef Name = plainName(Outermost);
+  if (!Outermost ||
+      !Outermost->getParent()->getRedeclContext()->isTranslationUnit())
+    return "";
+  return plainName(Outermost);
+}
+
+bool isInLibTorchNamespace(const Decl *D) {
+  llvm::StringRef Name = outermostNamespace(D);
   return Name == "at" || Name == "c10" || Name == "torch" || Name == "caffe2";
+}
+
+bool isInStandardLibrary(const Decl *D) {
+  return outermostNamespace(D) == "std";
 }
 
 std::optional<llvm::StringRef> deviceTypeNamed(const ValueDecl *D) {
@@ -595,7 +628,8 @@ std::string calleeDisplayName(const CallExpr *Call) {
     return "." + Name + "()";
   // Free functions: as the user qualified them (torch::randn, at::ones).
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee); Ref && Ref->hasQualifier()) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee);
+      Ref && Ref->hasQualifier()) {
     const ASTContext &Ctx = FD->getASTContext();
     CharSourceRange Range = Lexer::makeFileCharRange(
         CharSourceRange::getTokenRange(Ref->getQualifierLoc().getBeginLoc(),
@@ -625,9 +659,9 @@ const Expr *ignoreValuePreserving(const Expr *E) {
     else if (const auto *Constant = dyn_cast<ConstantExpr>(Next))
       Next = Constant->getSubExpr();
     else if (const auto *Functional = dyn_cast<CXXFunctionalCastExpr>(Next);
-             Functional && (Functional->getCastKind() == CK_NoOp ||
-                            Functional->getCastKind() ==
-                                CK_ConstructorConversion))
+             Functional &&
+             (Functional->getCastKind() == CK_NoOp ||
+              Functional->getCastKind() == CK_ConstructorConversion))
       Next = Functional->getSubExpr();
     else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Next);
              Construct && Construct->getNumArgs() >= 1 &&

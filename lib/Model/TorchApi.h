@@ -25,12 +25,12 @@ namespace torchtidy {
 
 /// The kinds of value the device-flow analysis tracks.
 enum class TorchValueKind {
-  None,          ///< Not something that has a device.
-  Tensor,        ///< at::Tensor (torch::Tensor, autograd Variable).
-  TensorList,    ///< A container of tensors (std::vector<at::Tensor>, ...).
-  Module,        ///< A torch::nn::Module: holder, shared_ptr or the object.
-  DeviceSpec,    ///< c10::Device, c10::DeviceType or c10::TensorOptions.
-  BatchExample,  ///< torch::data::Example<> produced by a data loader.
+  None,         ///< Not something that has a device.
+  Tensor,       ///< at::Tensor (torch::Tensor, autograd Variable).
+  TensorList,   ///< A container of tensors (std::vector<at::Tensor>, ...).
+  Module,       ///< A torch::nn::Module: holder, shared_ptr or the object.
+  DeviceSpec,   ///< c10::Device, c10::DeviceType or c10::TensorOptions.
+  BatchExample, ///< torch::data::Example<> produced by a data loader.
 };
 
 /// Classifies a type (through references, cv-qualifiers and sugar).
@@ -63,33 +63,36 @@ bool moduleReturnsScalar(const clang::CXXRecordDecl *ModuleClass);
 /// DeviceType::CUDA, ... Returns its lower-case type name ("cuda").
 std::optional<llvm::StringRef> deviceTypeNamed(const clang::ValueDecl *D);
 
-/// Whether the declaration lives in LibTorch's namespaces (at, c10, torch).
+/// Whether the declaration lives in LibTorch's namespaces (at, c10, torch),
+/// members of their classes included.
 bool isInLibTorchNamespace(const clang::Decl *D);
+/// Whether the declaration lives in namespace std (members included).
+bool isInStandardLibrary(const clang::Decl *D);
 
 /// How a LibTorch call relates to placement.
 enum class TorchCallKind {
-  Other,            ///< Not a LibTorch call the model knows.
-  Factory,          ///< Creates a tensor: torch::zeros, randn, arange, ...
-  LikeFactory,      ///< *_like: follows its tensor argument's device.
-  FromBlob,         ///< Wraps caller memory: host unless options say so.
-  TensorLiteral,    ///< torch::tensor(...): host unless options say so.
-  Migration,        ///< tensor.to(...), .cuda(), .cpu(): returns a moved copy.
-  Detach,           ///< .detach(): same device, no autograd history.
-  ReadScalar,       ///< .item(): a host number, not a tensor.
-  CrossDevice,      ///< copy_, index_put_, ...: operands may legitimately differ.
-  DeviceQuery,      ///< .device(), .options(): the tensor's device as a value.
-  Backward,         ///< .backward(), torch::autograd::backward/grad.
-  Reduction,        ///< sum(), mean(), ... without dimensions: 0-dim result.
-  LossFunction,     ///< torch::nn::functional::*_loss, cross_entropy: 0-dim.
-  Op,               ///< Any other LibTorch op on tensors.
-  TensorOptionsSet, ///< TensorOptions::device(d), torch::device(d).
-  TensorOptionsKeep,///< TensorOptions::dtype(...), requires_grad(...), ...
-  RequiresGrad,     ///< tensor.requires_grad_(), options.requires_grad(true).
-  ModuleMigration,  ///< module->to(d), module.to(d), ->cuda(), ->cpu().
-  ModuleForward,    ///< module->forward(x), module(x).
+  Other,         ///< Not a LibTorch call the model knows.
+  Factory,       ///< Creates a tensor: torch::zeros, randn, arange, ...
+  LikeFactory,   ///< *_like: follows its tensor argument's device.
+  FromBlob,      ///< Wraps caller memory: host unless options say so.
+  TensorLiteral, ///< torch::tensor(...): host unless options say so.
+  Migration,     ///< tensor.to(...), .cuda(), .cpu(): returns a moved copy.
+  Detach,        ///< .detach(): same device, no autograd history.
+  ReadScalar,    ///< .item(): a host number, not a tensor.
+  CrossDevice,   ///< copy_, index_put_, ...: operands may legitimately differ.
+  DeviceQuery,   ///< .device(), .options(): the tensor's device as a value.
+  Backward,      ///< .backward(), torch::autograd::backward/grad.
+  Reduction,     ///< sum(), mean(), ... without dimensions: 0-dim result.
+  LossFunction,  ///< torch::nn::functional::*_loss, cross_entropy: 0-dim.
+  Op,            ///< Any other LibTorch op on tensors.
+  TensorOptionsSet,   ///< TensorOptions::device(d), torch::device(d).
+  TensorOptionsKeep,  ///< TensorOptions::dtype(...), requires_grad(...), ...
+  RequiresGrad,       ///< tensor.requires_grad_(), options.requires_grad(true).
+  ModuleMigration,    ///< module->to(d), module.to(d), ->cuda(), ->cpu().
+  ModuleForward,      ///< module->forward(x), module(x).
   ModuleConstruction, ///< std::make_shared<Net>(), torch::nn::Linear(...).
-  InPlaceAccumulate, ///< tensor.add_(x), +=: grows the receiver in place.
-  ContainerAppend,  ///< tensors.push_back(x), emplace_back(x).
+  InPlaceAccumulate,  ///< tensor.add_(x), +=: grows the receiver in place.
+  ContainerAppend,    ///< tensors.push_back(x), emplace_back(x).
 };
 
 /// Classifies a call by its callee (and, for methods, the object's type).

@@ -64,7 +64,8 @@ Analysed analyse(const std::string &Code) {
                                              {"-std=c++17"});
   EXPECT_TRUE(A.Unit);
   ASTContext &Ctx = A.Unit->getASTContext();
-  auto Matches = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+  auto Matches =
+      match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
   EXPECT_EQ(Matches.size(), 1u);
   if (!Matches.empty())
     A.Result = analyzeDeviceFlow(Matches[0].getNodeAs<FunctionDecl>("f"), Ctx);

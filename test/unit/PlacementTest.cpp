@@ -99,9 +99,11 @@ TEST(ConflictTest, TwoUncertainSidesGetTheBenefitOfTheDoubt) {
 }
 
 TEST(GradHistoryTest, CarriesOnSomePathWins) {
-  EXPECT_EQ(join(GradHistory::None, GradHistory::Carries), GradHistory::Carries);
+  EXPECT_EQ(join(GradHistory::None, GradHistory::Carries),
+            GradHistory::Carries);
   EXPECT_EQ(join(GradHistory::None, GradHistory::None), GradHistory::None);
-  EXPECT_EQ(join(GradHistory::None, GradHistory::Unknown), GradHistory::Unknown);
+  EXPECT_EQ(join(GradHistory::None, GradHistory::Unknown),
+            GradHistory::Unknown);
 }
 
 TEST(AbstractValueTest, ZeroDimOnlyWhenEveryPathIsZeroDim) {
@@ -119,7 +121,8 @@ TEST(AbstractValueTest, OriginsAreCappedAndNotRepeated) {
   AbstractValue V;
   for (int I = 0; I < 5; ++I)
     V.addOrigin({Origin::Kind::Migration,
-                 clang::SourceLocation::getFromRawEncoding(I + 1), "x", "", ""});
+                 clang::SourceLocation::getFromRawEncoding(I + 1), "x", "",
+                 ""});
   EXPECT_EQ(V.Origins.size(), AbstractValue::MaxOrigins);
   EXPECT_EQ(V.Origins.front().Loc.getRawEncoding(), 5u);
   V.addOrigin(V.Origins.back());

@@ -20,8 +20,9 @@ namespace {
 
 class LibTorchTidyModule : public clang::tidy::ClangTidyModule {
 public:
-  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-#define TORCHTIDY_CHECK(Name, Class, Level, Summary)                            \
+  void
+  addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+#define TORCHTIDY_CHECK(Name, Class, Level, Summary)                           \
   Factories.registerCheck<Class>(Name);
 #include "Checks/CheckCatalogue.def"
   }

@@ -42,8 +42,8 @@ std::string pluginPath(const char *Argv0) {
   static int Anchor;
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
   // bin/torchtidy next to lib/<module>, in the build tree and installed.
-  llvm::SmallString<256> Path(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(Exe)));
+  llvm::SmallString<256> Path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
   llvm::sys::path::append(Path, "lib", TORCHTIDY_CLANG_TIDY_MODULE);
   return std::string(Path);
 }

@@ -47,3 +47,33 @@ void unknown(std::shared_ptr<Net> model, torch::Tensor x) {
   auto y = model->forward(x);
   auto z = model->forward(torch::randn({1, 4}));
 }
+
+// Helpers that move a module (a shared handle) or rebind a tensor by
+// reference: the caller's knowledge is dropped, not guessed.
+void moveModel(std::shared_ptr<Net> m, torch::Device d) { m->to(d); }
+void prepare(torch::Tensor &t, torch::Device d) { t = t.to(d); }
+struct Trainer {
+  explicit Trainer(std::shared_ptr<Net> m) : model(std::move(m)) {}
+  void place(torch::Device d) { model->to(d); }
+  std::shared_ptr<Net> model;
+};
+void helpers(torch::Device device) {
+  auto model = std::make_shared<Net>();
+  moveModel(model, device);
+  auto x = torch::randn({1, 4}).to(device);
+  auto y = model->forward(x);
+
+  auto other = std::make_shared<Net>();
+  auto alias = other;
+  alias->to(device);
+  auto z = other->forward(x);
+
+  auto third = std::make_shared<Net>();
+  Trainer trainer(third);
+  trainer.place(device);
+  auto w = third->forward(x);
+
+  auto input = torch::randn({1, 4});
+  prepare(input, device);
+  auto v = alias->forward(input);
+}
