@@ -522,11 +522,12 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
       AbstractValue Like = eval(Tensors.front());
       V.Where = Like.Where;
       V.Origins = Like.Origins;
-      return V;
+      V.ZeroDim = Like.ZeroDim;
+    } else {
+      V.Where = Placement::host();
     }
-    V.Where = Placement::host();
   }
-  V.ZeroDim = isScalarFactoryCall(Call);
+  V.ZeroDim = V.ZeroDim || isScalarFactoryCall(Call);
   Origin::Kind OriginKind =
       Kind == TorchCallKind::FromBlob        ? Origin::Kind::FromBlob
       : Kind == TorchCallKind::TensorLiteral ? Origin::Kind::TensorLiteral

@@ -94,3 +94,17 @@ template <typename Loader> void trainLoop(Loader &loader) {
   }
 }
 template void trainLoop(std::vector<torch::data::Example<>> &);
+
+// *_like follows its argument; .to(device, dtype) moves; torch::tensor({...})
+// is built on the host.
+void likeAndLiterals(torch::Device device) {
+  auto host = torch::rand({2});
+  auto moved = host.to(device, torch::kHalf);
+  auto like = torch::zeros_like(host);
+  auto a = like + moved;
+  // CHECK: :[[@LINE-1]]:17: warning: 'like' is on the CPU (created by 'torch::zeros_like' without a device) but 'moved' is on 'device' (moved with '.to(device, torch::kHalf)'); '+' needs
+  auto literal = torch::tensor({1.0, 2.0});
+  auto b = moved * literal;
+  // CHECK: :[[@LINE-1]]:18: warning: 'literal' is on the CPU (built from host values by 'torch::tensor') but 'moved' is on 'device' (moved with '.to(device, torch::kHalf)'); '*' needs
+  auto c = moved * torch::tensor(2.0); // 0-dim: fine.
+}
