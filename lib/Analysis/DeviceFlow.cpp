@@ -87,10 +87,10 @@ private:
   void store(const Expr *Target, const AbstractValue &Value);
 
   // Findings.
-  void checkOperands(const CallExpr *Call, llvm::ArrayRef<Operand> Operands,
-                     const Operand *Module);
-  void recordMixedSite(const CallExpr *Call, Operand Stayed, Operand Other,
-                       bool IsModuleCall);
+  void checkOperands(const CallExpr *Call, llvm::StringRef CallName,
+                     llvm::ArrayRef<Operand> Operands, const Operand *Module);
+  void recordMixedSite(const CallExpr *Call, llvm::StringRef CallName,
+                       Operand Stayed, Operand Other);
   void recordAccumulation(const Expr *Site, const Expr *Accumulator,
                           const Expr *Added, bool IsContainer);
 
@@ -641,7 +641,7 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
       Object ? moduleClassOf(Object->getType()) : nullptr;
   bool HasDevice =
       Module.Value.Where.isKnown() && moduleHoldsParameters(ModuleClass);
-  checkOperands(Call, Inputs, HasDevice ? &Module : nullptr);
+  checkOperands(Call, Module.Spelling, Inputs, HasDevice ? &Module : nullptr);
 
   llvm::SmallVector<AbstractValue, 4> InputValues;
   for (const Operand &Input : Inputs)
@@ -679,7 +679,7 @@ AbstractValue DeviceFlowPass::evalOp(const CallExpr *Call, TorchCallKind Kind) {
   llvm::SmallVector<Operand, 4> Operands;
   for (const Expr *E : tensorOperands(Call))
     Operands.push_back(operandFor(E));
-  checkOperands(Call, Operands, nullptr);
+  checkOperands(Call, calleeDisplayName(Call), Operands, nullptr);
 
   llvm::SmallVector<AbstractValue, 4> Values;
   for (const Operand &O : Operands)
@@ -796,6 +796,7 @@ Operand DeviceFlowPass::operandFor(const Expr *E) {
 }
 
 void DeviceFlowPass::checkOperands(const CallExpr *Call,
+                                   llvm::StringRef CallName,
                                    llvm::ArrayRef<Operand> Operands,
                                    const Operand *Module) {
   if (!Reporting)
@@ -806,14 +807,14 @@ void DeviceFlowPass::checkOperands(const CallExpr *Call,
     for (const Operand &Input : Operands)
       if (!Exempt(Input) &&
           mayConflict(Input.Value.Where, Module->Value.Where)) {
-        recordMixedSite(Call, Input, *Module, /*IsModuleCall=*/true);
+        recordMixedSite(Call, CallName, Input, *Module);
         return;
       }
   for (size_t I = 0; I < Operands.size(); ++I)
     for (size_t J = I + 1; J < Operands.size(); ++J)
       if (!Exempt(Operands[I]) && !Exempt(Operands[J]) &&
           mayConflict(Operands[I].Value.Where, Operands[J].Value.Where)) {
-        recordMixedSite(Call, Operands[I], Operands[J], Module != nullptr);
+        recordMixedSite(Call, CallName, Operands[I], Operands[J]);
         return;
       }
 }
@@ -841,8 +842,9 @@ static const Origin *migrationOf(const AbstractValue &V) {
   return nullptr;
 }
 
-void DeviceFlowPass::recordMixedSite(const CallExpr *Call, Operand Stayed,
-                                     Operand Other, bool IsModuleCall) {
+void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
+                                     llvm::StringRef CallName, Operand Stayed,
+                                     Operand Other) {
   // The side left on the host is the one that "stayed".
   if (!Stayed.Value.Where.isDefinitelyHost() &&
       Other.Value.Where.isDefinitelyHost())
@@ -856,10 +858,8 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call, Operand Stayed,
 
   MixedDeviceSite Site;
   Site.Call = Call;
-  Site.IsModuleCall = IsModuleCall;
-  Site.OpName = IsModuleCall
-                    ? (Stayed.IsModule ? Stayed.Spelling : Other.Spelling)
-                    : calleeDisplayName(Call);
+  Site.IsModuleCall = Stayed.IsModule || Other.IsModule;
+  Site.OpName = CallName.str();
   const Origin *Migration = migrationOf(Other.Value);
   if (Stayed.IsModule) {
     // A model left on the host meets inputs that were moved: move the model.

@@ -48,11 +48,6 @@ DeviceSet DeviceSet::anyDevice() {
   return S;
 }
 
-bool DeviceSet::mayBeAccelerator() const {
-  return Any ||
-         llvm::any_of(Devices, [](const Device &D) { return !D.isHost(); });
-}
-
 DeviceSet DeviceSet::join(const DeviceSet &Other) const {
   DeviceSet Result;
   Result.Any = Any || Other.Any;

@@ -55,11 +55,9 @@ public:
   static DeviceSet anyDevice();
 
   bool isAny() const { return Any; }
-  bool isEmpty() const { return !Any && Devices.empty(); }
   /// Exactly one concrete device.
   bool isSingle() const { return !Any && Devices.size() == 1; }
   bool isOnlyHost() const { return isSingle() && Devices.front().isHost(); }
-  bool mayBeAccelerator() const;
   llvm::ArrayRef<Device> devices() const { return Devices; }
 
   DeviceSet join(const DeviceSet &Other) const;
@@ -140,7 +138,6 @@ struct Origin {
     ModuleMigration,    ///< model->to(d): moved in place.
     ModuleOutput,       ///< The result of a module call.
     DroppedMigration,   ///< `x.to(d);` whose result was thrown away.
-    GradSource,         ///< Where autograd history entered (for notes).
   };
   Kind K;
   clang::SourceLocation Loc;

@@ -37,8 +37,6 @@ std::string reasonFor(const AbstractValue &Value) {
     return "output of '" + O.Subject + "'";
   case Origin::Kind::DroppedMigration:
     return "its '" + O.Detail + "' result was discarded";
-  case Origin::Kind::GradSource:
-    return "";
   }
   return "";
 }
@@ -71,8 +69,6 @@ static std::string noteFor(const Origin &O) {
     return "output of '" + O.Subject + "', on " + O.DeviceWords;
   case Origin::Kind::DroppedMigration:
     return "the result of '" + O.Subject + O.Detail + "' is discarded here";
-  case Origin::Kind::GradSource:
-    return "";
   }
   return "";
 }

@@ -108,3 +108,11 @@ void likeAndLiterals(torch::Device device) {
   // CHECK: :[[@LINE-1]]:18: warning: 'literal' is on the CPU (built from host values by 'torch::tensor') but 'moved' is on 'device' (moved with '.to(device, torch::kHalf)'); '*' needs
   auto c = moved * torch::tensor(2.0); // 0-dim: fine.
 }
+
+// A weightless module (a loss) only needs its inputs to agree.
+void lossModule(torch::Device device) {
+  torch::nn::MSELoss criterion;
+  auto prediction = torch::randn({3}, device);
+  auto loss = criterion(prediction, torch::ones({3}));
+  // CHECK: :[[@LINE-1]]:15: warning: 'torch::ones({3})' is on the CPU (created by 'torch::ones' without a device) but 'prediction' is on 'device' (created by 'torch::randn'); 'criterion' needs all its tensor operands on one device
+}
