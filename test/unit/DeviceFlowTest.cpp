@@ -166,8 +166,8 @@ TEST(DeviceFlowTest, DeepExpressionChainsNeitherCrashNorLosePrecision) {
   std::string Sum = "x";
   for (int I = 0; I < 600; ++I)
     Sum += " + x";
-  Analysed A = analyse("void f() { auto x = torch::ones(3); auto y = " + Sum +
-                       " * torch::ones(3, torch::kCUDA); }");
+  Analysed A = analyse("void f() { auto x = torch::ones(3); auto y = (" + Sum +
+                       ") * torch::ones(3, torch::kCUDA); }");
   EXPECT_FALSE(A.Result.GaveUp);
   // The CFG lists every partial sum before its parent, so the memoised walk
   // never recurses deeply and the host sum still meets the CUDA tensor.
