@@ -1,6 +1,7 @@
 # lit configuration for torchtidy. Run through ctest, which passes
 # --param site=<build>/test/lit/lit.site.cfg.py for one LLVM version.
 import os
+import sys
 import lit.formats
 
 site = lit_config.params.get("site")
@@ -22,6 +23,7 @@ config.substitutions.append(
     ("%clang_tidy", config.clang_tidy + " --quiet --load=" + config.plugin))
 config.substitutions.append(("%torch_flags", torch_flags))
 config.substitutions.append(("%torchtidy", config.torchtidy))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%llvm_major", config.torchtidy_llvm_major))
 config.substitutions.append(("FileCheck", config.filecheck))

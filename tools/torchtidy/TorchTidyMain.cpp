@@ -1,41 +1,87 @@
 //===--- TorchTidyMain.cpp - The torchtidy command ------------------------===//
 //
-// For now: --version, --list-checks and --print-plugin-path, so that users
-// and scripts can find the clang-tidy module built for this LLVM version.
-// Linting files directly (the standalone driver) is not built yet.
+//   torchtidy [options] [<file>...] [-- <compiler flags>]
+//
+// Lints files (or every file of the compilation database) with the libtorch
+// checks, and finds the clang-tidy module (--print-plugin-path). Exit codes:
+// 0 no findings, 1 findings, 2 usage or input errors (including a translation
+// unit clang could not parse; the other files are still linted).
 //
 //===----------------------------------------------------------------------===//
 
-#include "llvm/ADT/StringRef.h"
+#include "FindingWriters.h"
+#include "LintRun.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
+using namespace clang;
+namespace cl = llvm::cl;
+
 namespace {
+
+enum ExitCode { NoFindings = 0, Findings = 1, UsageOrInputError = 2 };
+enum class Format { Text, Json, Sarif };
+
+cl::OptionCategory Category("torchtidy options");
+cl::list<std::string> Files(cl::Positional, cl::desc("[<file>...]"),
+                            cl::cat(Category));
+cl::opt<std::string>
+    BuildPath("p", cl::desc("build directory holding compile_commands.json"),
+              cl::value_desc("build-dir"), cl::cat(Category));
+cl::list<std::string> ExtraArgs("extra-arg",
+                                cl::desc("extra compiler argument to append"),
+                                cl::cat(Category));
+cl::list<std::string>
+    ExtraArgsBefore("extra-arg-before",
+                    cl::desc("extra compiler argument to prepend"),
+                    cl::cat(Category));
+cl::opt<std::string> Checks("checks",
+                            cl::desc("check globs applied after .clang-tidy, "
+                                     "e.g. -*,libtorch-mixed-device-operands"),
+                            cl::cat(Category));
+// A plain string, validated here, so a bad value gets torchtidy's one-line
+// error rather than the command-line library's.
+cl::opt<std::string> FormatName("format",
+                                cl::desc("output format: text, json or sarif"),
+                                cl::init("text"), cl::cat(Category));
+cl::opt<bool> Fix("fix", cl::desc("apply the fix-its"), cl::cat(Category));
+cl::opt<std::string> ExportFixes("export-fixes",
+                                 cl::desc("write fixes as clang-tidy YAML"),
+                                 cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks",
+                         cl::desc("list every check: name, level, summary"),
+                         cl::cat(Category));
+cl::opt<bool> PrintPluginPath(
+    "print-plugin-path",
+    cl::desc("print the clang-tidy module built for this LLVM version"),
+    cl::cat(Category));
 
 struct CheckInfo {
   const char *Name;
   const char *Level;
   const char *Summary;
 };
-
-const CheckInfo Checks[] = {
+const CheckInfo AllChecks[] = {
 #define TORCHTIDY_CHECK(Name, Class, Level, Summary) {Name, #Level, Summary},
 #include "Checks/CheckCatalogue.def"
 };
 
-enum ExitCode { Success = 0, UsageError = 2 };
-
-void printUsage(llvm::raw_ostream &OS) {
-  OS << "usage: torchtidy --version | --list-checks | --print-plugin-path\n"
-        "\n"
-        "  --version            print the torchtidy and LLVM versions\n"
-        "  --list-checks        list every check: name, level, summary\n"
-        "  --print-plugin-path  print the clang-tidy module for this LLVM:\n"
-        "      clang-tidy --load=$(torchtidy --print-plugin-path) "
-        "--checks='-*,libtorch-*' file.cpp -- <flags>\n";
+int fail(const llvm::Twine &Reason) {
+  llvm::errs() << "torchtidy: error: " << Reason << "\n";
+  return UsageOrInputError;
 }
 
 std::string pluginPath(const char *Argv0) {
@@ -48,45 +94,151 @@ std::string pluginPath(const char *Argv0) {
   return std::string(Path);
 }
 
+std::string realPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.str();
+  return std::string(Real);
+}
+
+/// The database: `--` flags, -p <dir>, or found upward from the first file
+/// (or the current directory), as clang tools do.
+std::unique_ptr<tooling::CompilationDatabase>
+loadDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash,
+             std::string &Error) {
+  if (FromDashDash)
+    return FromDashDash;
+  if (!BuildPath.empty())
+    return tooling::CompilationDatabase::loadFromDirectory(BuildPath, Error);
+  if (!Files.empty())
+    return tooling::CompilationDatabase::autoDetectFromSource(Files.front(),
+                                                              Error);
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  return tooling::CompilationDatabase::autoDetectFromDirectory(Cwd, Error);
+}
+
 } // namespace
 
-int main(int Argc, char **Argv) {
-  if (Argc != 2) {
-    if (Argc > 2)
-      llvm::errs() << "torchtidy: error: linting files directly is not "
-                      "available yet; run clang-tidy with the module printed "
-                      "by --print-plugin-path\n";
-    printUsage(llvm::errs());
-    return UsageError;
+int main(int Argc, const char **Argv) {
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "torchtidy " TORCHTIDY_VERSION " (LLVM " << TORCHTIDY_LLVM_MAJOR
+       << ")\n";
+  });
+  std::string DashDashError;
+  std::unique_ptr<tooling::CompilationDatabase> FromDashDash =
+      tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, Argv,
+                                                             DashDashError);
+  std::string ParseErrors;
+  llvm::raw_string_ostream ParseErrorStream(ParseErrors);
+  if (!cl::ParseCommandLineOptions(
+          Argc, Argv, "torchtidy: device-placement checks for LibTorch code\n",
+          &ParseErrorStream)) {
+    llvm::StringRef First =
+        llvm::StringRef(ParseErrors).trim().split('\n').first;
+    First.consume_front("torchtidy: ");
+    return fail(First);
   }
-  llvm::StringRef Option = Argv[1];
-  if (Option == "--help" || Option == "-h") {
-    printUsage(llvm::outs());
-    return Success;
-  }
-  if (Option == "--version") {
-    llvm::outs() << "torchtidy " TORCHTIDY_VERSION " (LLVM "
-                 << TORCHTIDY_LLVM_MAJOR << ")\n";
-    return Success;
-  }
-  if (Option == "--list-checks") {
-    for (const CheckInfo &Check : Checks)
+
+  std::optional<Format> OutputFormat =
+      llvm::StringSwitch<std::optional<Format>>(FormatName)
+          .Case("text", Format::Text)
+          .Case("json", Format::Json)
+          .Case("sarif", Format::Sarif)
+          .Default(std::nullopt);
+  if (!OutputFormat)
+    return fail("unknown --format '" + FormatName +
+                "' (use text, json or sarif)");
+
+  if (ListChecks) {
+    for (const CheckInfo &Check : AllChecks)
       llvm::outs() << llvm::left_justify(Check.Name, 40) << " "
                    << llvm::left_justify(Check.Level, 12) << " "
                    << Check.Summary << "\n";
-    return Success;
+    return NoFindings;
   }
-  if (Option == "--print-plugin-path") {
+  if (PrintPluginPath) {
     std::string Path = pluginPath(Argv[0]);
-    if (!llvm::sys::fs::exists(Path)) {
-      llvm::errs() << "torchtidy: error: clang-tidy module not found at '"
-                   << Path << "'\n";
-      return UsageError;
-    }
+    if (!llvm::sys::fs::exists(Path))
+      return fail("clang-tidy module not found at '" + Path + "'");
     llvm::outs() << Path << "\n";
-    return Success;
+    return NoFindings;
   }
-  llvm::errs() << "torchtidy: error: unknown argument '" << Option << "'\n";
-  printUsage(llvm::errs());
-  return UsageError;
+
+  for (const std::string &File : Files)
+    if (!llvm::sys::fs::is_regular_file(File) ||
+        !llvm::MemoryBuffer::getFile(File))
+      return fail("cannot read '" + File + "'");
+
+  std::string DatabaseError;
+  std::unique_ptr<tooling::CompilationDatabase> Database =
+      loadDatabase(std::move(FromDashDash), DatabaseError);
+  if (!Database)
+    return fail("no compilation database: " +
+                llvm::StringRef(DatabaseError).trim().split('\n').first +
+                " (pass -p <build-dir>, or flags after --)");
+  tooling::ArgumentsAdjustingCompilations Adjusted(std::move(Database));
+  Adjusted.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      std::vector<std::string>(ExtraArgsBefore.begin(), ExtraArgsBefore.end()),
+      tooling::ArgumentInsertPosition::BEGIN));
+  Adjusted.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end()),
+      tooling::ArgumentInsertPosition::END));
+
+  std::vector<std::string> Inputs(Files.begin(), Files.end());
+  if (Inputs.empty())
+    Inputs = Adjusted.getAllFiles();
+  if (Inputs.empty())
+    return fail("the compilation database lists no files");
+  // Databases guess commands for files they do not list; torchtidy lints
+  // what the build compiles, so an unlisted file is an input error.
+  std::vector<std::string> Listed = Adjusted.getAllFiles();
+  llvm::StringSet<> ListedPaths;
+  for (const std::string &File : Listed)
+    ListedPaths.insert(realPath(File));
+  for (const std::string &File : Inputs)
+    if (Adjusted.getCompileCommands(File).empty() ||
+        (!Listed.empty() && !ListedPaths.contains(realPath(File))))
+      return fail("'" + File + "' is not in the compilation database");
+
+  torchtidy::LintSession Session(Checks);
+  if (Session.enabledChecks(Inputs.front()).empty())
+    return fail("--checks='" + Checks + "' enables no check");
+  std::vector<torchtidy::Finding> Results = Session.run(Adjusted, Inputs);
+
+  switch (*OutputFormat) {
+  case Format::Text:
+    Session.printText(Results);
+    break;
+  case Format::Json:
+    torchtidy::writeJson(Results, llvm::outs());
+    break;
+  case Format::Sarif: {
+    llvm::SmallString<256> Root;
+    llvm::sys::fs::current_path(Root);
+    torchtidy::writeSarif(Results, Root, llvm::outs());
+    break;
+  }
+  }
+
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(ExportFixes, EC, llvm::sys::fs::OF_None);
+    if (EC)
+      return fail("cannot write '" + ExportFixes + "': " + EC.message());
+    clang::tidy::exportReplacements(Inputs.front(), Results, OS);
+  }
+  if (Fix) {
+    unsigned Applied = torchtidy::applyFixes(Results);
+    llvm::errs() << "torchtidy: applied the fixes of " << Applied
+                 << " finding(s)\n";
+  }
+
+  bool ParseFailed = llvm::any_of(Results, torchtidy::isCompilerError);
+  if (ParseFailed) {
+    llvm::errs() << "torchtidy: error: some files could not be parsed\n";
+    return UsageOrInputError;
+  }
+  return Results.empty() ? NoFindings : Findings;
 }
