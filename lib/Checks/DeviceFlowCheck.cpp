@@ -12,7 +12,7 @@ namespace torchtidy {
 
 void DeviceFlowCheck::registerMatchers(MatchFinder *Finder) {
   // Template patterns are skipped: their instantiations are analysed, and
-  // identical findings from several instantiations are merged by clang-tidy.
+  // each check reports a site once (isFirstReportAt).
   Finder->addMatcher(functionDecl(isDefinition(), hasBody(stmt()),
                                   unless(isExpansionInSystemHeader()))
                          .bind("function"),
@@ -26,6 +26,9 @@ void DeviceFlowCheck::check(const MatchFinder::MatchResult &Result) {
   report(deviceFlowOf(Function, *Result.Context), *Result.Context);
 }
 
-void DeviceFlowCheck::onEndOfTranslationUnit() { forgetDeviceFlowResults(); }
+void DeviceFlowCheck::onEndOfTranslationUnit() {
+  forgetDeviceFlowResults();
+  ReportedSites.clear();
+}
 
 } // namespace torchtidy

@@ -12,6 +12,7 @@
 #include "Analysis/DeviceFlow.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace torchtidy {
 
@@ -30,6 +31,16 @@ public:
 protected:
   /// Turns this check's part of a function's result into diagnostics.
   virtual void report(const DeviceFlowResult &Flow, clang::ASTContext &Ctx) = 0;
+
+  /// True the first time a site is seen in this translation unit: each
+  /// instantiation of a template is analysed, but a source location is
+  /// reported once, whichever front-end shows it.
+  bool isFirstReportAt(clang::SourceLocation Loc) {
+    return ReportedSites.insert(Loc.getRawEncoding()).second;
+  }
+
+private:
+  llvm::DenseSet<clang::SourceLocation::UIntTy> ReportedSites;
 };
 
 } // namespace torchtidy

@@ -1,5 +1,5 @@
 //===--- GraphRetainingAccumulationCheck.cpp -
-//libtorch-graph-retaining-accumulation ===//
+// libtorch-graph-retaining-accumulation ===//
 
 #include "Checks/GraphRetainingAccumulationCheck.h"
 #include "Checks/FindingWording.h"
@@ -11,6 +11,8 @@ namespace torchtidy {
 void GraphRetainingAccumulationCheck::report(const DeviceFlowResult &Flow,
                                              ASTContext &Ctx) {
   for (const RetainedGraphAccumulation &Found : Flow.Accumulations) {
+    if (!isFirstReportAt(Found.Site->getExprLoc()))
+      continue;
     llvm::StringRef Fix = Found.IsScalarTotal ? ".item<double>()" : ".detach()";
     {
       auto Diag =

@@ -1,5 +1,5 @@
 //===--- GraphRetainingAccumulationCheck.h -
-//libtorch-graph-retaining-accumulation -*- C++ -*-===//
+// libtorch-graph-retaining-accumulation -*- C++ -*-===//
 //
 // `total += loss` or `losses.push_back(loss)` in a loop, where `loss` carries
 // autograd history and the accumulator outlives the iteration without ever

@@ -11,9 +11,10 @@ namespace torchtidy {
 void MissingTargetMigrationCheck::report(const DeviceFlowResult &Flow,
                                          ASTContext &Ctx) {
   for (const DroppedMigration &Dropped : Flow.DroppedMigrations)
-    reportDroppedMigration(Dropped, Ctx);
+    if (isFirstReportAt(Dropped.Call->getExprLoc()))
+      reportDroppedMigration(Dropped, Ctx);
   for (const MixedDeviceSite &Site : Flow.MixedSites)
-    if (Site.MissingMigration)
+    if (Site.MissingMigration && isFirstReportAt(Site.Call->getBeginLoc()))
       reportLeftBehind(Site, Ctx);
 }
 

@@ -1,5 +1,5 @@
 //===--- MissingTargetMigrationCheck.h - libtorch-missing-target-migration -*-
-//C++ -*-===//
+// C++ -*-===//
 //
 // A tensor that should have followed its siblings to the device and did not:
 // `data.to(device)` but a raw `batch.target` in the loss, an input fed raw to

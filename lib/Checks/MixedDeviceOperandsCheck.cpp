@@ -24,6 +24,8 @@ void MixedDeviceOperandsCheck::report(const DeviceFlowResult &Flow,
     const Operand &Other = Site.Other;
     SourceLocation Loc =
         Site.IsModuleCall ? Site.Call->getBeginLoc() : Site.Call->getExprLoc();
+    if (!isFirstReportAt(Loc))
+      continue;
     diag(Loc, "'%0' is on %1%2 but '%3' is on %4%5; '%6' needs all its tensor "
               "operands on one device")
         << Stayed.Spelling << Stayed.Value.Where.describe()

@@ -23,6 +23,8 @@ config.substitutions.append(
     ("%clang_tidy", config.clang_tidy + " --quiet --load=" + config.plugin))
 config.substitutions.append(("%torch_flags", torch_flags))
 config.substitutions.append(("%torchtidy", config.torchtidy))
+config.substitutions.append(("%clang_plugin", config.clang_plugin))
+config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%llvm_major", config.torchtidy_llvm_major))

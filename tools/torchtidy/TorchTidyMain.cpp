@@ -64,9 +64,10 @@ cl::opt<std::string> ExportFixes("export-fixes",
 cl::opt<bool> ListChecks("list-checks",
                          cl::desc("list every check: name, level, summary"),
                          cl::cat(Category));
-cl::opt<bool> PrintPluginPath(
-    "print-plugin-path",
-    cl::desc("print the clang-tidy module built for this LLVM version"),
+cl::opt<std::string> PrintPluginPath(
+    "print-plugin-path", cl::ValueOptional,
+    cl::desc("print the clang-tidy module built for this LLVM version; "
+             "=clang: the compiler plugin (clang++ -fplugin=...)"),
     cl::cat(Category));
 
 struct CheckInfo {
@@ -84,13 +85,13 @@ int fail(const llvm::Twine &Reason) {
   return UsageOrInputError;
 }
 
-std::string pluginPath(const char *Argv0) {
+std::string pluginPath(const char *Argv0, llvm::StringRef FileName) {
   static int Anchor;
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
-  // bin/torchtidy next to lib/<module>, in the build tree and installed.
+  // bin/torchtidy next to lib/<plugin>, in the build tree and installed.
   llvm::SmallString<256> Path(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-  llvm::sys::path::append(Path, "lib", TORCHTIDY_CLANG_TIDY_MODULE);
+  llvm::sys::path::append(Path, "lib", FileName);
   return std::string(Path);
 }
 
@@ -158,10 +159,16 @@ int main(int Argc, const char **Argv) {
                    << Check.Summary << "\n";
     return NoFindings;
   }
-  if (PrintPluginPath) {
-    std::string Path = pluginPath(Argv[0]);
+  if (PrintPluginPath.getNumOccurrences()) {
+    llvm::StringRef Kind = PrintPluginPath;
+    if (!Kind.empty() && Kind != "clang-tidy" && Kind != "clang")
+      return fail("unknown --print-plugin-path='" + Kind +
+                  "' (use clang-tidy or clang)");
+    std::string Path =
+        pluginPath(Argv[0], Kind == "clang" ? TORCHTIDY_CLANG_PLUGIN
+                                            : TORCHTIDY_CLANG_TIDY_MODULE);
     if (!llvm::sys::fs::exists(Path))
-      return fail("clang-tidy module not found at '" + Path + "'");
+      return fail("plugin not found at '" + Path + "'");
     llvm::outs() << Path << "\n";
     return NoFindings;
   }

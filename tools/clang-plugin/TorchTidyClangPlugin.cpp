@@ -1,0 +1,129 @@
+//===--- TorchTidyClangPlugin.cpp - The checks inside the compiler --------===//
+//
+//   clang++ -fplugin=$(torchtidy --print-plugin-path=clang) ...
+//
+// Runs the libtorch checks on the AST the compiler already built (no second
+// parse) and reports findings as compiler warnings, so -Werror turns them
+// into errors. Checks are chosen as everywhere else: all libtorch checks by
+// default, then any .clang-tidy, then -fplugin-arg-torchtidy-checks=<globs>.
+//
+//===----------------------------------------------------------------------===//
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "llvm/Config/llvm-config.h"
+
+using namespace clang;
+using namespace clang::tidy;
+
+namespace torchtidy {
+namespace {
+
+/// Keeps the clang-tidy context and its diagnostics engine alive exactly as
+/// long as the consumer that uses them.
+class OwningConsumer : public MultiplexConsumer {
+public:
+  OwningConsumer(DiagnosticsEngine &CompilerDiags,
+                 std::unique_ptr<ClangTidyContext> Context,
+                 std::unique_ptr<DiagnosticOptions> Options,
+                 std::unique_ptr<DiagnosticsEngine> Engine,
+                 std::unique_ptr<ASTConsumer> Checks)
+      : MultiplexConsumer(consumers(std::move(Checks))),
+        CompilerDiags(CompilerDiags), Context(std::move(Context)),
+        Options(std::move(Options)), Engine(std::move(Engine)) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    unsigned WarningsBefore = CompilerDiags.getNumWarnings();
+    MultiplexConsumer::HandleTranslationUnit(Ctx);
+    // Forwarded findings keep their warning level whatever the compiler's
+    // flags say; -Werror must still fail the compile.
+    unsigned Findings = CompilerDiags.getNumWarnings() - WarningsBefore;
+    if (Findings > 0 && CompilerDiags.getWarningsAsErrors())
+      CompilerDiags.Report(CompilerDiags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "%0 torchtidy finding%s0 treated as error%s0 (-Werror)"))
+          << Findings;
+  }
+
+private:
+  static std::vector<std::unique_ptr<ASTConsumer>>
+  consumers(std::unique_ptr<ASTConsumer> Checks) {
+    std::vector<std::unique_ptr<ASTConsumer>> All;
+    All.push_back(std::move(Checks));
+    return All;
+  }
+  DiagnosticsEngine &CompilerDiags;
+  // Destroyed in reverse: the engine before the options it refers to.
+  std::unique_ptr<ClangTidyContext> Context;
+  std::unique_ptr<DiagnosticOptions> Options;
+  std::unique_ptr<DiagnosticsEngine> Engine;
+};
+
+class TorchTidyPluginAction : public PluginASTAction {
+public:
+  bool ParseArgs(const CompilerInstance &Compiler,
+                 const std::vector<std::string> &Args) override {
+    for (const std::string &Arg : Args) {
+      llvm::StringRef Text = Arg;
+      if (!Text.consume_front("checks=")) {
+        // A compiler error, so the build stops instead of silently not
+        // linting.
+        DiagnosticsEngine &Diags = Compiler.getDiagnostics();
+        Diags.Report(Diags.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "torchtidy plugin: unknown argument '%0' (only checks=<globs>)"))
+            << Arg;
+        return false;
+      }
+      Checks = Text.str();
+    }
+    return true;
+  }
+
+  // Run after the compiler's own action: `-fplugin=` alone is enough.
+  ActionType getActionType() override { return AddAfterMainAction; }
+
+  std::unique_ptr<ASTConsumer>
+  CreateASTConsumer(CompilerInstance &Compiler, llvm::StringRef File) override {
+    ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
+    Defaults.Checks = "-*,libtorch-*";
+    ClangTidyOptions Overrides;
+    Overrides.Checks = (Checks.empty() ? "" : "," + Checks) +
+                       ",-clang-analyzer-*,-clang-diagnostic-*";
+    auto Context = std::make_unique<ClangTidyContext>(
+        std::make_unique<FileOptionsProvider>(ClangTidyGlobalOptions(),
+                                              Defaults, Overrides));
+    // Findings go to the compiler's own diagnostics: its -Werror, its output.
+    auto *Forwarder =
+        new ClangTidyDiagnosticConsumer(*Context, &Compiler.getDiagnostics());
+    auto Options = std::make_unique<DiagnosticOptions>();
+#if LLVM_VERSION_MAJOR >= 22
+    auto Engine = std::make_unique<DiagnosticsEngine>(DiagnosticIDs::create(),
+                                                      *Options, Forwarder);
+    Context->setDiagnosticsEngine(nullptr, Engine.get());
+#else
+    auto Engine = std::make_unique<DiagnosticsEngine>(
+        new DiagnosticIDs, new DiagnosticOptions, Forwarder);
+    Context->setDiagnosticsEngine(Engine.get());
+#endif
+    ClangTidyASTConsumerFactory Factory(*Context);
+    std::unique_ptr<ASTConsumer> ChecksConsumer =
+        Factory.createASTConsumer(Compiler, File);
+    return std::make_unique<OwningConsumer>(
+        Compiler.getDiagnostics(), std::move(Context), std::move(Options),
+        std::move(Engine), std::move(ChecksConsumer));
+  }
+
+private:
+  std::string Checks;
+};
+
+} // namespace
+} // namespace torchtidy
+
+static FrontendPluginRegistry::Add<torchtidy::TorchTidyPluginAction>
+    X("torchtidy", "device-placement checks for LibTorch code");
