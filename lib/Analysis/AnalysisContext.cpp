@@ -9,9 +9,11 @@ namespace torchtidy {
 namespace {
 using CacheKey =
     std::pair<const clang::ASTContext *, const clang::FunctionDecl *>;
-// Front-ends analyse one translation unit at a time per process.
+// One translation unit at a time per thread (torchtidy -j runs one per
+// worker thread).
 llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>> &cache() {
-  static llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>> Results;
+  thread_local llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>>
+      Results;
   return Results;
 }
 } // namespace

@@ -12,7 +12,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
+#include <thread>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -61,6 +64,24 @@ std::string absolutePath(const Finding &F, llvm::StringRef Path) {
   return std::string(Absolute);
 }
 
+/// Sorted by absolute file, offset, check and message: the same output
+/// whatever the order files were linted in.
+static void sortAndDeduplicate(std::vector<Finding> &Findings) {
+  auto Key = [](const Finding &F) {
+    return std::make_tuple(absolutePath(F, F.Message.FilePath),
+                           F.Message.FileOffset, F.DiagnosticName,
+                           F.Message.Message);
+  };
+  std::stable_sort(
+      Findings.begin(), Findings.end(),
+      [&](const Finding &A, const Finding &B) { return Key(A) < Key(B); });
+  Findings.erase(std::unique(Findings.begin(), Findings.end(),
+                             [&](const Finding &A, const Finding &B) {
+                               return Key(A) == Key(B);
+                             }),
+                 Findings.end());
+}
+
 std::vector<Finding>
 LintSession::run(const tooling::CompilationDatabase &Database,
                  const std::vector<std::string> &Files) {
@@ -73,19 +94,38 @@ LintSession::run(const tooling::CompilationDatabase &Database,
 #else
       runClangTidy(*Context, Database, Files, BaseFS, /*ApplyAnyFix=*/false);
 #endif
-  auto Key = [](const Finding &F) {
-    return std::make_tuple(F.Message.FilePath, F.Message.FileOffset,
-                           F.DiagnosticName, F.Message.Message);
-  };
-  std::stable_sort(
-      Findings.begin(), Findings.end(),
-      [&](const Finding &A, const Finding &B) { return Key(A) < Key(B); });
-  Findings.erase(std::unique(Findings.begin(), Findings.end(),
-                             [&](const Finding &A, const Finding &B) {
-                               return Key(A) == Key(B);
-                             }),
-                 Findings.end());
+  sortAndDeduplicate(Findings);
   return Findings;
+}
+
+std::vector<Finding> lintInParallel(
+    const std::string &Checks, const tooling::CompilationDatabase &Database,
+    const std::vector<std::string> &Files, unsigned Jobs,
+    llvm::function_ref<void(size_t, size_t, llvm::StringRef)> Progress) {
+  std::vector<std::vector<Finding>> PerFile(Files.size());
+  std::atomic<size_t> Next{0};
+  size_t Done = 0;
+  std::mutex ProgressLock;
+  auto Worker = [&] {
+    LintSession Session(Checks); // clang-tidy contexts are not shareable.
+    for (size_t I = Next++; I < Files.size(); I = Next++) {
+      PerFile[I] = Session.run(Database, {Files[I]});
+      std::lock_guard<std::mutex> Lock(ProgressLock);
+      Progress(++Done, Files.size(), Files[I]);
+    }
+  };
+  size_t Threads = std::max<size_t>(1, std::min<size_t>(Jobs, Files.size()));
+  std::vector<std::thread> Pool;
+  for (size_t T = 1; T < Threads; ++T)
+    Pool.emplace_back(Worker);
+  Worker();
+  for (std::thread &Thread : Pool)
+    Thread.join();
+  std::vector<Finding> All;
+  for (std::vector<Finding> &Findings : PerFile)
+    std::move(Findings.begin(), Findings.end(), std::back_inserter(All));
+  sortAndDeduplicate(All);
+  return All;
 }
 
 void LintSession::printText(const std::vector<Finding> &Findings) {

@@ -11,6 +11,7 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 #include <string>
@@ -43,6 +44,16 @@ public:
 private:
   std::unique_ptr<clang::tidy::ClangTidyContext> Context;
 };
+
+/// Lints the files with Jobs worker threads, each with its own session;
+/// Progress is called after each file (under a lock). The result does not
+/// depend on Jobs: it is sorted by file, offset and check, without duplicates.
+std::vector<Finding> lintInParallel(
+    const std::string &Checks,
+    const clang::tooling::CompilationDatabase &Database,
+    const std::vector<std::string> &Files, unsigned Jobs,
+    llvm::function_ref<void(size_t Done, size_t Total, llvm::StringRef File)>
+        Progress);
 
 /// A compiler error rather than a check's finding.
 bool isCompilerError(const Finding &F);

@@ -58,6 +58,8 @@ cl::opt<std::string> FormatName("format",
                                 cl::desc("output format: text, json or sarif"),
                                 cl::init("text"), cl::cat(Category));
 cl::opt<bool> Fix("fix", cl::desc("apply the fix-its"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("translation units linted in parallel"),
+                       cl::init(1), cl::cat(Category));
 cl::opt<std::string> ExportFixes("export-fixes",
                                  cl::desc("write fixes as clang-tidy YAML"),
                                  cl::value_desc("file"), cl::cat(Category));
@@ -212,7 +214,20 @@ int main(int Argc, const char **Argv) {
   torchtidy::LintSession Session(Checks);
   if (Session.enabledChecks(Inputs.front()).empty())
     return fail("--checks='" + Checks + "' enables no check");
-  std::vector<torchtidy::Finding> Results = Session.run(Adjusted, Inputs);
+  if (Jobs == 0)
+    return fail("-j needs at least 1 job");
+  // On a terminal one line that updates in place; in a log, a line a file.
+  bool Terminal = llvm::errs().is_displayed();
+  auto Progress = [&](size_t Done, size_t Total, llvm::StringRef File) {
+    if (Total < 2)
+      return;
+    llvm::errs() << (Terminal ? "\r\x1b[K" : "") << "[" << Done << "/" << Total
+                 << "] " << File << (Terminal ? "" : "\n");
+    if (Terminal && Done == Total)
+      llvm::errs() << "\r\x1b[K";
+  };
+  std::vector<torchtidy::Finding> Results =
+      torchtidy::lintInParallel(Checks, Adjusted, Inputs, Jobs, Progress);
 
   switch (*OutputFormat) {
   case Format::Text:
