@@ -1,0 +1,418 @@
+//===--- DeviceFlowCalls.cpp - What calls do to devices -------------------===//
+//
+// The call half of DeviceFlowPass::eval: factories, migrations, module calls,
+// ops, assignments, and calls the model does not know.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/DeviceFlowPass.h"
+#include "Model/TorchApi.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace torchtidy {
+namespace detail {
+
+AbstractValue DeviceFlowPass::newModuleOnHost(const Expr *Creation) {
+  // Modules create their parameters on the CPU.
+  AbstractValue V;
+  V.Where = Placement::host();
+  V.addOrigin({Origin::Kind::ModuleConstruction, Creation->getBeginLoc(), "",
+               "", "the CPU"});
+  return V;
+}
+
+AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
+  TorchCallKind Kind = classifyCall(Call);
+  switch (Kind) {
+  case TorchCallKind::Migration:
+    return evalTensorMigration(Call);
+  case TorchCallKind::ModuleMigration:
+    return evalModuleMigration(Call);
+  case TorchCallKind::ModuleForward:
+    return evalModuleForward(Call);
+  case TorchCallKind::ModuleConstruction:
+    for (const Expr *Arg : Call->arguments())
+      eval(Arg);
+    return newModuleOnHost(Call);
+  case TorchCallKind::Factory:
+  case TorchCallKind::LikeFactory:
+  case TorchCallKind::FromBlob:
+  case TorchCallKind::TensorLiteral:
+    return evalFactory(Call, Kind);
+  default:
+    break;
+  }
+
+  // Assignments through operator= of tensors, devices and modules.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    return evalAssignment(Op->getArg(0), Op->getArg(1), Op);
+
+  const Expr *Object = callObject(Call);
+  AbstractValue ObjectValue = Object ? eval(Object) : AbstractValue::unknown();
+  llvm::SmallVector<AbstractValue, 4> ArgValues;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+    ArgValues.push_back(eval(Call->getArg(I)));
+
+  switch (Kind) {
+  case TorchCallKind::Op:
+  case TorchCallKind::Reduction:
+  case TorchCallKind::LossFunction:
+  case TorchCallKind::InPlaceAccumulate:
+    return evalOp(Call, Kind);
+  case TorchCallKind::Detach: {
+    ObjectValue.Grad = GradHistory::None;
+    return ObjectValue;
+  }
+  case TorchCallKind::DeviceQuery: {
+    AbstractValue V;
+    V.Where = ObjectValue.Where;
+    V.Origins = ObjectValue.Origins;
+    return V;
+  }
+  case TorchCallKind::RequiresGrad: {
+    AbstractValue V = Object ? ObjectValue : AbstractValue();
+    V.Grad = GradHistory::Carries;
+    if (Object && isTensorType(Object->getType()))
+      store(Object, V);
+    return V;
+  }
+  case TorchCallKind::TensorOptionsSet: {
+    const Expr *Spec = deviceArgument(Call);
+    AbstractValue V = Object ? ObjectValue : AbstractValue();
+    if (Spec)
+      V.Where = deviceOf(Spec).Where;
+    return V;
+  }
+  case TorchCallKind::TensorOptionsKeep:
+    return Object ? ObjectValue : AbstractValue();
+  case TorchCallKind::ContainerAppend:
+    if (Call->getNumArgs() > 0)
+      recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
+                         /*IsContainer=*/true);
+    return AbstractValue::unknown();
+  default:
+    forgetWhatCalleeMayChange(Call);
+    return AbstractValue::unknown();
+  }
+}
+
+void DeviceFlowPass::forgetWhatCalleeMayChange(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  // The model knows what LibTorch calls do; the standard library's handle
+  // accessors (shared_ptr::operator->, get) do not move anything.
+  if (Callee && (isInLibTorchNamespace(Callee) || isInStandardLibrary(Callee)))
+    return;
+  // Modules are shared handles: a callee can move the caller's module. A
+  // tensor bound to a non-const reference can be rebound.
+  const Expr *Object = callObject(Call);
+  if (Object && isModuleType(Object->getType()))
+    store(Object, AbstractValue::unknown());
+  bool ObjectIsArgument = isa<CXXOperatorCallExpr>(Call) && Object;
+  for (unsigned I = ObjectIsArgument ? 1 : 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    TorchValueKind Kind = classifyType(Arg->getType());
+    if (Kind == TorchValueKind::None)
+      continue;
+    unsigned ParamIndex = ObjectIsArgument ? I - 1 : I;
+    bool ByMutableReference = true; // Unknown callee: assume the worst.
+    if (Callee && ParamIndex < Callee->getNumParams()) {
+      QualType Param = Callee->getParamDecl(ParamIndex)->getType();
+      ByMutableReference = Param->isReferenceType() &&
+                           !Param.getNonReferenceType().isConstQualified();
+    }
+    if (Kind == TorchValueKind::Module || ByMutableReference)
+      store(Arg, AbstractValue::unknown());
+  }
+}
+
+AbstractValue DeviceFlowPass::deviceOf(const Expr *DeviceSpec) {
+  AbstractValue V = eval(DeviceSpec);
+  AbstractValue Result;
+  Result.Where = V.Where;
+  Result.Grad = V.Grad; // requires_grad(true) travels in options.
+  return Result;
+}
+
+AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
+                                          TorchCallKind Kind) {
+  for (const Expr *Arg : Call->arguments())
+    eval(Arg);
+  AbstractValue V;
+  V.Grad = GradHistory::None;
+  if (const Expr *Spec = deviceArgument(Call)) {
+    AbstractValue Options = deviceOf(Spec);
+    V.Where = Options.Where;
+    if (Options.Grad == GradHistory::Carries)
+      V.Grad = GradHistory::Carries;
+  }
+  if (!V.Where.isKnown() && V.Where.State == Placement::Knowledge::Unset) {
+    llvm::SmallVector<const Expr *, 4> Tensors = tensorOperands(Call);
+    if (Kind == TorchCallKind::LikeFactory && !Tensors.empty()) {
+      AbstractValue Like = eval(Tensors.front());
+      V.Where = Like.Where;
+      V.Origins = Like.Origins;
+      V.ZeroDim = Like.ZeroDim;
+    } else {
+      V.Where = Placement::host();
+    }
+  }
+  V.ZeroDim = V.ZeroDim || isScalarFactoryCall(Call);
+  Origin::Kind OriginKind =
+      Kind == TorchCallKind::FromBlob        ? Origin::Kind::FromBlob
+      : Kind == TorchCallKind::TensorLiteral ? Origin::Kind::TensorLiteral
+                                             : Origin::Kind::Factory;
+  V.addOrigin({OriginKind, Call->getBeginLoc(), spelling(Call),
+               calleeDisplayName(Call), V.Where.describe()});
+  if (Facts.isInNoGradScope(Call))
+    V.Grad = GradHistory::None;
+  return V;
+}
+
+AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
+  const Expr *Object = callObject(Call);
+  AbstractValue Source = Object ? eval(Object) : AbstractValue::unknown();
+  for (const Expr *Arg : Call->arguments())
+    eval(Arg);
+  llvm::StringRef Name = Call->getDirectCallee()->getName();
+
+  AbstractValue V = Source;
+  if (Name == "cuda") {
+    V.Where = Placement::on(DeviceSet::of({"cuda", -1}));
+  } else if (Name == "cpu") {
+    V.Where = Placement::host();
+  } else if (const Expr *Like = deviceSourceTensorArgument(Call)) {
+    V.Where = eval(Like).Where;
+  } else if (const Expr *Spec = deviceArgument(Call)) {
+    Placement Target = deviceOf(Spec).Where;
+    if (Target.State != Placement::Knowledge::Unset)
+      V.Where = Target; // Options without a device keep the device.
+  }
+  if (V.Where != Source.Where || Name != "to") {
+    // Where the copy came from no longer explains where it is.
+    V.Origins.clear();
+    bool ToHost = V.Where.isDefinitelyHost();
+    V.addOrigin({ToHost ? Origin::Kind::HostCopy : Origin::Kind::Migration,
+                 Call->getExprLoc(), Object ? spelling(Object) : "",
+                 callSuffix(Call), V.Where.describe()});
+  }
+  if (Facts.isInNoGradScope(Call))
+    V.Grad = GradHistory::None;
+  // batch.data.to(d): how this batch's tensors are meant to travel.
+  if (const Origin *FromBatch =
+          Source.findOrigin(Origin::Kind::DataLoaderBatch);
+      FromBatch && FromBatch->Batch && !V.Where.isDefinitelyHost())
+    SiblingMigrations[FromBatch->Batch] = callSuffix(Call);
+
+  // `x.to(d);` alone: the moved copy is thrown away and x stays put.
+  if (Object && Facts.isDiscardedValue(Call)) {
+    if (Reporting && ReportedSites.insert(Call).second) {
+      DroppedMigration Dropped;
+      Dropped.Call = Call;
+      Dropped.Object = operandFor(Object);
+      Dropped.Migration = callSuffix(Call);
+      const Expr *Target = Object->IgnoreParenImpCasts();
+      Dropped.Assignable = storageKeyOf(Target).has_value() &&
+                           !Target->getType().isConstQualified() &&
+                           Target->isLValue();
+      Result.DroppedMigrations.push_back(std::move(Dropped));
+    }
+    AbstractValue Stayed = Source;
+    Stayed.addOrigin({Origin::Kind::DroppedMigration, Call->getExprLoc(),
+                      spelling(Object), callSuffix(Call),
+                      Source.Where.describe()});
+    store(Object, Stayed);
+  }
+  return V;
+}
+
+AbstractValue DeviceFlowPass::evalModuleMigration(const CallExpr *Call) {
+  const Expr *Object = callObject(Call);
+  for (const Expr *Arg : Call->arguments())
+    eval(Arg);
+  if (!Object)
+    return AbstractValue::unknown();
+  AbstractValue Module = eval(Object);
+  llvm::StringRef Name = Call->getDirectCallee()->getName();
+  Placement Target = Placement::unset();
+  if (Name == "cuda")
+    Target = Placement::on(DeviceSet::of({"cuda", -1}));
+  else if (Name == "cpu")
+    Target = Placement::host();
+  else if (const Expr *Spec = deviceArgument(Call))
+    Target = deviceOf(Spec).Where;
+  if (Target.State == Placement::Knowledge::Unset)
+    return AbstractValue::unknown(); // module->to(torch::kFloat)
+  // Modules move in place: the module itself is now there, and where it was
+  // created no longer matters.
+  Module.Where = Target;
+  Module.Origins.clear();
+  Module.addOrigin({Origin::Kind::ModuleMigration, Call->getExprLoc(),
+                    spelling(Object), callSuffix(Call), Target.describe()});
+  store(Object, Module);
+  return AbstractValue::unknown();
+}
+
+AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
+  const Expr *Object = callObject(Call);
+  Operand Module;
+  if (Object) {
+    Module = operandFor(Object);
+    Module.IsModule = true;
+  }
+  llvm::SmallVector<Operand, 4> Inputs;
+  for (const Expr *Arg : tensorOperands(Call))
+    if (Arg != Object)
+      Inputs.push_back(operandFor(Arg));
+  for (const Expr *Arg : Call->arguments())
+    eval(Arg);
+
+  const CXXRecordDecl *ModuleClass =
+      Object ? moduleClassOf(Object->getType()) : nullptr;
+  bool HasDevice =
+      Module.Value.Where.isKnown() && moduleHoldsParameters(ModuleClass);
+  checkOperands(Call, Module.Spelling, Inputs, HasDevice ? &Module : nullptr);
+
+  llvm::SmallVector<AbstractValue, 4> InputValues;
+  for (const Operand &Input : Inputs)
+    InputValues.push_back(Input.Value);
+
+  AbstractValue V;
+  if (HasDevice) {
+    V.Where = Module.Value.Where;
+    V.Origins = Module.Value.Origins;
+  } else {
+    // No weights of its own (or unknown): the output follows the inputs.
+    for (const AbstractValue &Input : InputValues)
+      if (!Input.isHostScalar() && Input.Where.isKnown()) {
+        V.Where = Input.Where;
+        V.Origins = Input.Origins;
+        if (!Input.Where.isDefinitelyHost())
+          break;
+      }
+    if (!V.Where.isKnown())
+      V.Where = Placement::unknown();
+  }
+  V.ZeroDim = moduleReturnsScalar(ModuleClass);
+  V.Grad = Facts.isInNoGradScope(Call) ? GradHistory::None
+                                       : (moduleHoldsParameters(ModuleClass)
+                                              ? GradHistory::Carries
+                                              : resultGrad(Call, InputValues));
+  // Weightless modules (losses, activations) pass their inputs' history on.
+  if (moduleHoldsParameters(ModuleClass))
+    V.addOrigin({Origin::Kind::ModuleOutput, Call->getBeginLoc(),
+                 Module.Spelling, "", V.Where.describe()});
+  return V;
+}
+
+AbstractValue DeviceFlowPass::evalOp(const CallExpr *Call, TorchCallKind Kind) {
+  llvm::SmallVector<Operand, 4> Operands;
+  for (const Expr *E : tensorOperands(Call))
+    Operands.push_back(operandFor(E));
+  checkOperands(Call, calleeDisplayName(Call), Operands, nullptr);
+
+  llvm::SmallVector<AbstractValue, 4> Values;
+  for (const Operand &O : Operands)
+    Values.push_back(O.Value);
+
+  AbstractValue V;
+  V.Where = Placement::unknown();
+  // The result is where the op ran: on the non-scalar operands' device, and
+  // if they disagree (already reported), on the accelerator.
+  for (const AbstractValue &Value : Values)
+    if (!Value.isHostScalar() && Value.Where.isKnown()) {
+      V.Where = Value.Where;
+      V.Origins = Value.Origins;
+      if (!Value.Where.isDefinitelyHost())
+        break;
+    }
+  if (!V.Where.isKnown() && !Values.empty() &&
+      llvm::all_of(Values,
+                   [](const AbstractValue &X) { return X.isHostScalar(); })) {
+    V.Where = Placement::host();
+    V.Origins = Values.front().Origins;
+  }
+  V.ZeroDim =
+      Kind == TorchCallKind::Reduction || Kind == TorchCallKind::LossFunction ||
+      (!Values.empty() &&
+       llvm::all_of(Values, [](const AbstractValue &X) { return X.ZeroDim; }));
+  V.Grad = resultGrad(Call, Values);
+
+  if (Kind == TorchCallKind::InPlaceAccumulate && !Operands.empty()) {
+    // acc += x / acc.add_(x): acc keeps its device and shape, and gains x's
+    // history.
+    const Expr *Object = callObject(Call);
+    AbstractValue Updated = Operands.front().Value;
+    Updated.Grad = V.Grad;
+    if (Object)
+      store(Object, Updated);
+    if (Object && Operands.size() > 1)
+      recordAccumulation(Call, Object, Operands[1].E, /*IsContainer=*/false);
+    return Updated;
+  }
+  return V;
+}
+
+AbstractValue DeviceFlowPass::aliasModule(const Expr *Source) {
+  AbstractValue Value = eval(Source);
+  // A second handle to the same module: moving either moves both, which the
+  // per-variable state cannot follow. Forget both rather than guess.
+  if (storageKeyOf(Source)) {
+    store(Source, AbstractValue::unknown());
+    return AbstractValue::unknown();
+  }
+  return Value;
+}
+
+AbstractValue DeviceFlowPass::evalAssignment(const Expr *Target,
+                                             const Expr *Source,
+                                             const Expr *Site) {
+  AbstractValue Value =
+      isModuleType(Target->getType()) ? aliasModule(Source) : eval(Source);
+  // acc = acc + x: an accumulation just like acc += x.
+  if (std::optional<StorageKey> TargetKey = storageKeyOf(Target)) {
+    if (const auto *Sum = dyn_cast<CallExpr>(ignoreValuePreserving(Source))) {
+      llvm::SmallVector<const Expr *, 4> Terms = tensorOperands(Sum);
+      const FunctionDecl *Callee = Sum->getDirectCallee();
+      bool IsAdd = Callee && (Callee->getOverloadedOperator() == OO_Plus ||
+                              Callee->getNameAsString() == "add");
+      if (IsAdd && Terms.size() == 2) {
+        for (int I = 0; I < 2; ++I)
+          if (storageKeyOf(Terms[I]) == TargetKey)
+            recordAccumulation(Site, Target, Terms[1 - I],
+                               /*IsContainer=*/false);
+      }
+    }
+  }
+  store(Target, Value);
+  return Value;
+}
+
+GradHistory
+DeviceFlowPass::resultGrad(const Stmt *Site,
+                           llvm::ArrayRef<AbstractValue> Inputs) const {
+  if (Facts.isInNoGradScope(Site))
+    return GradHistory::None;
+  bool AllNone = !Inputs.empty();
+  for (const AbstractValue &Input : Inputs) {
+    if (Input.Grad == GradHistory::Carries)
+      return GradHistory::Carries;
+    AllNone &= Input.Grad == GradHistory::None;
+  }
+  return AllNone ? GradHistory::None : GradHistory::Unknown;
+}
+
+Operand DeviceFlowPass::operandFor(const Expr *E) {
+  Operand O;
+  O.E = E;
+  O.Spelling = spelling(E);
+  O.Value = eval(E);
+  return O;
+}
+
+} // namespace detail
+} // namespace torchtidy

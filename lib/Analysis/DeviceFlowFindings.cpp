@@ -1,0 +1,141 @@
+//===--- DeviceFlowFindings.cpp - Sites reported to the checks ------------===//
+//
+// Where DeviceFlowPass decides what a site is: a device mix, a missing
+// migration (one site, one finding), or a graph kept alive by a loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/DeviceFlowPass.h"
+#include "Model/TorchApi.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace torchtidy {
+namespace detail {
+
+void DeviceFlowPass::checkOperands(const CallExpr *Call,
+                                   llvm::StringRef CallName,
+                                   llvm::ArrayRef<Operand> Operands,
+                                   const Operand *Module) {
+  if (!Reporting)
+    return;
+  auto Exempt = [](const Operand &O) { return O.Value.isHostScalar(); };
+  // Inputs against the module's weights first: that is where it fails.
+  if (Module)
+    for (const Operand &Input : Operands)
+      if (!Exempt(Input) &&
+          mayConflict(Input.Value.Where, Module->Value.Where)) {
+        recordMixedSite(Call, CallName, Input, *Module);
+        return;
+      }
+  for (size_t I = 0; I < Operands.size(); ++I)
+    for (size_t J = I + 1; J < Operands.size(); ++J)
+      if (!Exempt(Operands[I]) && !Exempt(Operands[J]) &&
+          mayConflict(Operands[I].Value.Where, Operands[J].Value.Where)) {
+        recordMixedSite(Call, CallName, Operands[I], Operands[J]);
+        return;
+      }
+}
+
+/// Whether the operand is data that starts on the host by nature and that
+/// the program is expected to move: a batch, wrapped memory, a literal.
+static bool isUnmovedInput(const AbstractValue &V) {
+  if (V.Origins.empty())
+    return false;
+  switch (V.Origins.front().K) {
+  case Origin::Kind::DataLoaderBatch:
+  case Origin::Kind::FromBlob:
+  case Origin::Kind::TensorLiteral:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The `.to(...)` call that put a value where it is, if one did.
+static const Origin *migrationOf(const AbstractValue &V) {
+  for (const Origin &O : V.Origins)
+    if (O.K == Origin::Kind::Migration || O.K == Origin::Kind::ModuleMigration)
+      return &O;
+  return nullptr;
+}
+
+void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
+                                     llvm::StringRef CallName, Operand Stayed,
+                                     Operand Other) {
+  // The side left on the host is the one that "stayed".
+  if (!Stayed.Value.Where.isDefinitelyHost() &&
+      Other.Value.Where.isDefinitelyHost())
+    std::swap(Stayed, Other);
+  // Already reported where its `.to()` result was dropped.
+  if (Stayed.Value.findOrigin(Origin::Kind::DroppedMigration) ||
+      Other.Value.findOrigin(Origin::Kind::DroppedMigration))
+    return;
+  if (!ReportedSites.insert(Call).second)
+    return;
+
+  MixedDeviceSite Site;
+  Site.Call = Call;
+  Site.IsModuleCall = Stayed.IsModule || Other.IsModule;
+  Site.OpName = CallName.str();
+  const Origin *Migration = migrationOf(Other.Value);
+  if (Stayed.IsModule) {
+    // A model left on the host meets inputs that were moved: move the model.
+    Site.MissingMigration = Migration ? Migration->Detail : std::string();
+  } else if (Migration && (Other.IsModule || isUnmovedInput(Stayed.Value))) {
+    Site.MissingMigration = Migration->Detail;
+    // Prefer the way its own sibling travelled (batch.data.to(d, true)).
+    if (const Origin *FromBatch =
+            Stayed.Value.findOrigin(Origin::Kind::DataLoaderBatch);
+        FromBatch && FromBatch->Batch) {
+      auto Sibling = SiblingMigrations.find(FromBatch->Batch);
+      if (Sibling != SiblingMigrations.end())
+        Site.MissingMigration = Sibling->second;
+    }
+  }
+  Site.Stayed = std::move(Stayed);
+  Site.Other = std::move(Other);
+  Result.MixedSites.push_back(std::move(Site));
+}
+
+void DeviceFlowPass::recordAccumulation(const Expr *Site,
+                                        const Expr *Accumulator,
+                                        const Expr *Added, bool IsContainer) {
+  if (!Reporting || !Accumulator || !Added)
+    return;
+  Operand AddedOperand = operandFor(Added);
+  if (AddedOperand.Value.Grad != GradHistory::Carries ||
+      Facts.isInNoGradScope(Site))
+    return;
+  const Stmt *Loop = Facts.innermostLoopAround(Site);
+  std::optional<StorageKey> Key = storageKeyOf(Accumulator);
+  if (!Loop || !Key)
+    return;
+  // Storage that dies with the iteration takes its graph with it.
+  if (Key->first && Facts.isDeclaredInside(Key->first, Loop))
+    return;
+  // Gradient accumulation on purpose: backward() through the accumulator.
+  if (Facts.isBackpropagatedOrEscapes(*Key) ||
+      (Key->first && Facts.isBackpropagatedOrEscapes({Key->first, nullptr})))
+    return;
+  if (!ReportedSites.insert(Site).second)
+    return;
+  RetainedGraphAccumulation Found;
+  Found.Site = Site;
+  Found.Added = Added;
+  Found.Loop = Loop;
+  Found.Accumulator = spelling(Accumulator);
+  Found.AddedOperand = std::move(AddedOperand);
+  Found.IsScalarTotal =
+      !IsContainer &&
+      (eval(Accumulator).ZeroDim ||
+       isScalarFactoryCall(Key->second ? Key->second->getInClassInitializer()
+                                       : nullptr));
+  Result.Accumulations.push_back(std::move(Found));
+}
+
+} // namespace detail
+} // namespace torchtidy

@@ -1,0 +1,107 @@
+//===--- DeviceFlowPass.h - The dataflow pass behind DeviceFlow.h -*- C++
+//-*-===//
+//
+// Private to lib/Analysis: the pass object whose implementation is split
+// over DeviceFlow.cpp (fixpoint, transfer, expressions), DeviceFlowCalls.cpp
+// (what calls do to values) and DeviceFlowFindings.cpp (sites for the
+// checks). Checks use DeviceFlow.h only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_DEVICEFLOWPASS_H
+#define TORCHTIDY_ANALYSIS_DEVICEFLOWPASS_H
+
+#include "Analysis/DeviceFlow.h"
+#include "Analysis/FunctionFacts.h"
+#include "Model/TorchApi.h"
+
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace torchtidy {
+namespace detail {
+
+using clang::ASTContext;
+using clang::CallExpr;
+using clang::CFGBlock;
+using clang::CXXConstructExpr;
+using clang::DeclRefExpr;
+using clang::Expr;
+using clang::FunctionDecl;
+using clang::MemberExpr;
+using clang::Stmt;
+using clang::ValueDecl;
+using clang::VarDecl;
+
+using State = llvm::DenseMap<StorageKey, AbstractValue>;
+
+/// Blocks may be visited this many times each, on average, before the
+/// function is given up on (reported clean) instead of running long.
+constexpr unsigned VisitsPerBlockCap = 32;
+/// Expression nesting deeper than this evaluates to "unknown".
+constexpr unsigned MaxEvalDepth = 256;
+
+class DeviceFlowPass {
+public:
+  DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx)
+      : Function(Function), Ctx(Ctx), Facts(Function->getBody(), Ctx) {}
+
+  DeviceFlowResult run();
+
+private:
+  // Transfer.
+  void transferBlock(const CFGBlock &Block, State &S);
+  void transferDecl(const VarDecl *Var);
+  AbstractValue eval(const Expr *E);
+  AbstractValue evalUncached(const Expr *E);
+  AbstractValue evalDeclRef(const DeclRefExpr *Ref);
+  AbstractValue evalMember(const MemberExpr *Member);
+  AbstractValue evalConstruct(const CXXConstructExpr *Construct);
+  AbstractValue evalCall(const CallExpr *Call);
+  AbstractValue evalOp(const CallExpr *Call, TorchCallKind Kind);
+  AbstractValue evalFactory(const CallExpr *Call, TorchCallKind Kind);
+  AbstractValue evalTensorMigration(const CallExpr *Call);
+  AbstractValue evalModuleMigration(const CallExpr *Call);
+  AbstractValue evalModuleForward(const CallExpr *Call);
+  AbstractValue newModuleOnHost(const Expr *Creation);
+  void forgetWhatCalleeMayChange(const CallExpr *Call);
+  AbstractValue aliasModule(const Expr *Source);
+  AbstractValue evalAssignment(const Expr *Target, const Expr *Source,
+                               const Expr *Site);
+  void store(const Expr *Target, const AbstractValue &Value);
+
+  // Findings.
+  void checkOperands(const CallExpr *Call, llvm::StringRef CallName,
+                     llvm::ArrayRef<Operand> Operands, const Operand *Module);
+  void recordMixedSite(const CallExpr *Call, llvm::StringRef CallName,
+                       Operand Stayed, Operand Other);
+  void recordAccumulation(const Expr *Site, const Expr *Accumulator,
+                          const Expr *Added, bool IsContainer);
+
+  // Helpers.
+  Operand operandFor(const Expr *E);
+  GradHistory resultGrad(const Stmt *Site,
+                         llvm::ArrayRef<AbstractValue> Inputs) const;
+  std::string spelling(const Expr *E) const;
+  std::string callSuffix(const CallExpr *Call) const;
+  AbstractValue deviceOf(const Expr *DeviceSpec);
+
+  const FunctionDecl *Function;
+  ASTContext &Ctx;
+  FunctionFacts Facts;
+  State *Current = nullptr;
+  llvm::DenseMap<const Expr *, AbstractValue> Memo;
+  unsigned Depth = 0;
+  bool Reporting = false;
+
+  DeviceFlowResult Result;
+  llvm::DenseSet<const Expr *> ReportedSites;
+  /// Per example variable, the `.to(...)` one of its tensors was moved with.
+  llvm::DenseMap<const ValueDecl *, std::string> SiblingMigrations;
+};
+
+} // namespace detail
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_DEVICEFLOWPASS_H
