@@ -16,6 +16,21 @@ using namespace clang;
 namespace torchtidy {
 namespace detail {
 
+/// Where an op (or a weightless module) runs: on its non-scalar operands'
+/// device, and if they disagree (reported elsewhere), on the accelerator.
+static AbstractValue whereItRuns(llvm::ArrayRef<AbstractValue> Inputs) {
+  AbstractValue V;
+  V.Where = Placement::unknown();
+  for (const AbstractValue &Input : Inputs)
+    if (!Input.isHostScalar() && Input.Where.isKnown()) {
+      V.Where = Input.Where;
+      V.Origins = Input.Origins;
+      if (!Input.Where.isDefinitelyHost())
+        break;
+    }
+  return V;
+}
+
 AbstractValue DeviceFlowPass::newModuleOnHost(const Expr *Creation) {
   // Modules create their parameters on the CPU.
   AbstractValue V;
@@ -287,15 +302,7 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
     V.Origins = Module.Value.Origins;
   } else {
     // No weights of its own (or unknown): the output follows the inputs.
-    for (const AbstractValue &Input : InputValues)
-      if (!Input.isHostScalar() && Input.Where.isKnown()) {
-        V.Where = Input.Where;
-        V.Origins = Input.Origins;
-        if (!Input.Where.isDefinitelyHost())
-          break;
-      }
-    if (!V.Where.isKnown())
-      V.Where = Placement::unknown();
+    V = whereItRuns(InputValues);
   }
   V.ZeroDim = moduleReturnsScalar(ModuleClass);
   V.Grad = Facts.isInNoGradScope(Call) ? GradHistory::None
@@ -319,17 +326,7 @@ AbstractValue DeviceFlowPass::evalOp(const CallExpr *Call, TorchCallKind Kind) {
   for (const Operand &O : Operands)
     Values.push_back(O.Value);
 
-  AbstractValue V;
-  V.Where = Placement::unknown();
-  // The result is where the op ran: on the non-scalar operands' device, and
-  // if they disagree (already reported), on the accelerator.
-  for (const AbstractValue &Value : Values)
-    if (!Value.isHostScalar() && Value.Where.isKnown()) {
-      V.Where = Value.Where;
-      V.Origins = Value.Origins;
-      if (!Value.Where.isDefinitelyHost())
-        break;
-    }
+  AbstractValue V = whereItRuns(Values);
   if (!V.Where.isKnown() && !Values.empty() &&
       llvm::all_of(Values,
                    [](const AbstractValue &X) { return X.isHostScalar(); })) {

@@ -1,6 +1,7 @@
 //===--- FindingWriters.cpp - JSON and SARIF output -----------------------===//
 
 #include "FindingWriters.h"
+#include "CheckTable.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -12,17 +13,6 @@ namespace json = llvm::json;
 
 namespace torchtidy {
 namespace {
-
-struct CheckInfo {
-  const char *Name;
-  const char *Level;
-  const char *Summary;
-};
-
-const CheckInfo Checks[] = {
-#define TORCHTIDY_CHECK(Name, Class, Level, Summary) {Name, #Level, Summary},
-#include "Checks/CheckCatalogue.def"
-};
 
 struct CheckDocumentation {
   const char *Name;
@@ -41,7 +31,7 @@ const char *documentationOf(llvm::StringRef Check) {
 }
 
 const CheckInfo *findCheck(llvm::StringRef Name) {
-  for (const CheckInfo &Check : Checks)
+  for (const CheckInfo &Check : AllChecks)
     if (Name == Check.Name)
       return &Check;
   return nullptr;
@@ -153,7 +143,7 @@ void writeSarif(const std::vector<Finding> &Findings,
   };
 
   json::Array Rules;
-  for (const CheckInfo &Check : Checks)
+  for (const CheckInfo &Check : AllChecks)
     Rules.push_back(json::Object{
         {"id", Check.Name},
         {"name", Check.Name},
@@ -172,8 +162,8 @@ void writeSarif(const std::vector<Finding> &Findings,
       Result["level"] = "error";
     } else {
       Result["ruleId"] = F.DiagnosticName;
-      for (size_t I = 0; I < std::size(Checks); ++I)
-        if (F.DiagnosticName == Checks[I].Name)
+      for (size_t I = 0; I < std::size(AllChecks); ++I)
+        if (F.DiagnosticName == AllChecks[I].Name)
           Result["ruleIndex"] = static_cast<int64_t>(I);
       Result["level"] = "warning";
     }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckTable.h"
 #include "FindingWriters.h"
 #include "LintRun.h"
 
@@ -71,16 +72,6 @@ cl::opt<std::string> PrintPluginPath(
     cl::desc("print the clang-tidy module built for this LLVM version; "
              "=clang: the compiler plugin (clang++ -fplugin=...)"),
     cl::cat(Category));
-
-struct CheckInfo {
-  const char *Name;
-  const char *Level;
-  const char *Summary;
-};
-const CheckInfo AllChecks[] = {
-#define TORCHTIDY_CHECK(Name, Class, Level, Summary) {Name, #Level, Summary},
-#include "Checks/CheckCatalogue.def"
-};
 
 int fail(const llvm::Twine &Reason) {
   llvm::errs() << "torchtidy: error: " << Reason << "\n";
@@ -155,7 +146,7 @@ int main(int Argc, const char **Argv) {
                 "' (use text, json or sarif)");
 
   if (ListChecks) {
-    for (const CheckInfo &Check : AllChecks)
+    for (const torchtidy::CheckInfo &Check : torchtidy::AllChecks)
       llvm::outs() << llvm::left_justify(Check.Name, 40) << " "
                    << llvm::left_justify(Check.Level, 12) << " "
                    << Check.Summary << "\n";
