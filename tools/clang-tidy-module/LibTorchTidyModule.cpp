@@ -32,4 +32,4 @@ public:
 } // namespace torchtidy
 
 static clang::tidy::ClangTidyModuleRegistry::Add<torchtidy::LibTorchTidyModule>
-    X("libtorch-module", "Device-placement checks for LibTorch code.");
+    X("torchtidy-module", "Device-placement checks for LibTorch code.");
