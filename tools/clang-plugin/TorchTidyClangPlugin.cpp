@@ -4,17 +4,20 @@
 //
 // Runs the libtorch checks on the AST the compiler already built (no second
 // parse) and reports findings as compiler warnings, so -Werror turns them
-// into errors. Checks are chosen as everywhere else: all libtorch checks by
-// default, then any .clang-tidy, then -fplugin-arg-torchtidy-checks=<globs>.
+// into errors. Checks are chosen as in the torchtidy command: the bug level by
+// default, then any .clang-tidy, then -fplugin-arg-torchtidy-level=<level>,
+// then -fplugin-arg-torchtidy-checks=<globs>.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Frontend/CheckSelection.h"
+#include "Frontend/UserCodeScope.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
-#include "clang/Frontend/MultiplexConsumer.h"
 #include "llvm/Config/llvm-config.h"
 
 using namespace clang;
@@ -23,22 +26,22 @@ using namespace clang::tidy;
 namespace torchtidy {
 namespace {
 
-/// Keeps the clang-tidy context and its diagnostics engine alive exactly as
-/// long as the consumer that uses them.
-class OwningConsumer : public MultiplexConsumer {
+/// Runs the checks on the user's code and keeps the clang-tidy context and
+/// its diagnostics engine alive exactly as long as the checks that use them.
+class OwningConsumer : public UserCodeScopeConsumer {
 public:
-  OwningConsumer(DiagnosticsEngine &CompilerDiags,
+  OwningConsumer(CompilerInstance &Compiler,
                  std::unique_ptr<ClangTidyContext> Context,
                  std::unique_ptr<DiagnosticOptions> Options,
                  std::unique_ptr<DiagnosticsEngine> Engine,
                  std::unique_ptr<ASTConsumer> Checks)
-      : MultiplexConsumer(consumers(std::move(Checks))),
-        CompilerDiags(CompilerDiags), Context(std::move(Context)),
+      : UserCodeScopeConsumer(Compiler.getSourceManager(), std::move(Checks)),
+        CompilerDiags(Compiler.getDiagnostics()), Context(std::move(Context)),
         Options(std::move(Options)), Engine(std::move(Engine)) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     unsigned WarningsBefore = CompilerDiags.getNumWarnings();
-    MultiplexConsumer::HandleTranslationUnit(Ctx);
+    UserCodeScopeConsumer::HandleTranslationUnit(Ctx);
     // Forwarded findings keep their warning level whatever the compiler's
     // flags say; -Werror must still fail the compile.
     unsigned Findings = CompilerDiags.getNumWarnings() - WarningsBefore;
@@ -50,12 +53,6 @@ public:
   }
 
 private:
-  static std::vector<std::unique_ptr<ASTConsumer>>
-  consumers(std::unique_ptr<ASTConsumer> Checks) {
-    std::vector<std::unique_ptr<ASTConsumer>> All;
-    All.push_back(std::move(Checks));
-    return All;
-  }
   DiagnosticsEngine &CompilerDiags;
   // Destroyed in reverse: the engine before the options it refers to.
   std::unique_ptr<ClangTidyContext> Context;
@@ -67,19 +64,31 @@ class TorchTidyPluginAction : public PluginASTAction {
 public:
   bool ParseArgs(const CompilerInstance &Compiler,
                  const std::vector<std::string> &Args) override {
+    // A bad argument is a compiler error, so the build stops instead of
+    // silently not linting.
+    DiagnosticsEngine &Diags = Compiler.getDiagnostics();
     for (const std::string &Arg : Args) {
       llvm::StringRef Text = Arg;
-      if (!Text.consume_front("checks=")) {
-        // A compiler error, so the build stops instead of silently not
-        // linting.
-        DiagnosticsEngine &Diags = Compiler.getDiagnostics();
+      if (Text.consume_front("checks=")) {
+        Checks = Text.str();
+      } else if (Text.consume_front("level=")) {
+        Level = parseCheckLevel(Text);
+        if (!Level) {
+          Diags.Report(Diags.getCustomDiagID(
+              DiagnosticsEngine::Error,
+              "torchtidy plugin: unknown level '%0' (use bug, performance "
+              "or style)"))
+              << Text;
+          return false;
+        }
+      } else {
         Diags.Report(Diags.getCustomDiagID(
             DiagnosticsEngine::Error,
-            "torchtidy plugin: unknown argument '%0' (only checks=<globs>)"))
+            "torchtidy plugin: unknown argument '%0' (use checks=<globs> or "
+            "level=<level>)"))
             << Arg;
         return false;
       }
-      Checks = Text.str();
     }
     return true;
   }
@@ -89,14 +98,8 @@ public:
 
   std::unique_ptr<ASTConsumer>
   CreateASTConsumer(CompilerInstance &Compiler, llvm::StringRef File) override {
-    ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-    Defaults.Checks = "-*,libtorch-*";
-    ClangTidyOptions Overrides;
-    Overrides.Checks = (Checks.empty() ? "" : "," + Checks) +
-                       ",-clang-analyzer-*,-clang-diagnostic-*";
-    auto Context = std::make_unique<ClangTidyContext>(
-        std::make_unique<FileOptionsProvider>(ClangTidyGlobalOptions(),
-                                              Defaults, Overrides));
+    auto Context =
+        std::make_unique<ClangTidyContext>(makeOptionsProvider(Level, Checks));
     // Findings go to the compiler's own diagnostics: its -Werror, its output.
     auto *Forwarder =
         new ClangTidyDiagnosticConsumer(*Context, &Compiler.getDiagnostics());
@@ -114,11 +117,12 @@ public:
     std::unique_ptr<ASTConsumer> ChecksConsumer =
         Factory.createASTConsumer(Compiler, File);
     return std::make_unique<OwningConsumer>(
-        Compiler.getDiagnostics(), std::move(Context), std::move(Options),
+        Compiler, std::move(Context), std::move(Options),
         std::move(Engine), std::move(ChecksConsumer));
   }
 
 private:
+  std::optional<CheckLevel> Level;
   std::string Checks;
 };
 

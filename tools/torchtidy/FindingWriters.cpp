@@ -1,7 +1,7 @@
 //===--- FindingWriters.cpp - JSON and SARIF output -----------------------===//
 
 #include "FindingWriters.h"
-#include "CheckTable.h"
+#include "Frontend/CheckTable.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"

@@ -1,9 +1,18 @@
 //===--- LintRun.cpp - torchtidy over a compilation database --------------===//
 
 #include "LintRun.h"
+#include "ResultCache.h"
+
+#include "Frontend/UserCodeScope.h"
 
 #include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Serialization/ASTReader.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -22,24 +31,15 @@ using namespace clang::tidy;
 
 namespace torchtidy {
 
-static std::unique_ptr<ClangTidyOptionsProvider>
-makeOptionsProvider(const std::string &Checks) {
-  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-  Defaults.Checks = "-*,libtorch-*";
-  // The user's globs come last; clang's own checks never run in torchtidy
-  // (compiler errors are reported regardless).
-  ClangTidyOptions Overrides;
-  std::string Tail = Checks.empty() ? "" : "," + Checks;
-  Overrides.Checks = Tail + ",-clang-analyzer-*,-clang-diagnostic-*";
-  return std::make_unique<FileOptionsProvider>(ClangTidyGlobalOptions(),
-                                               Defaults, Overrides);
-}
-
-LintSession::LintSession(const std::string &Checks)
-    : Context(std::make_unique<ClangTidyContext>(makeOptionsProvider(Checks))) {
-}
+LintSession::LintSession(const LintRequest &Request)
+    : Context(std::make_unique<ClangTidyContext>(
+          makeOptionsProvider(Request.Level, Request.Checks))) {}
 
 LintSession::~LintSession() = default;
+
+std::string LintSession::optionsText(llvm::StringRef File) {
+  return configurationAsText(Context->getOptionsForFile(File));
+}
 
 std::vector<std::string> LintSession::enabledChecks(llvm::StringRef File) {
   ClangTidyOptions Options = Context->getOptionsForFile(File);
@@ -82,39 +82,160 @@ static void sortAndDeduplicate(std::vector<Finding> &Findings) {
                  Findings.end());
 }
 
-std::vector<Finding>
-LintSession::run(const tooling::CompilationDatabase &Database,
-                 const std::vector<std::string> &Files) {
-  auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
-  std::vector<Finding> Findings =
+namespace {
+
+/// clang-tidy's checks behind a user-code traversal scope; records every
+/// file the translation unit read, precompiled headers included.
+class LintAction : public ASTFrontendAction {
+public:
+  LintAction(ClangTidyASTConsumerFactory &Checks,
+             std::vector<std::string> &Inputs)
+      : Checks(Checks), Inputs(Inputs) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                 llvm::StringRef File) override {
+    return std::make_unique<UserCodeScopeConsumer>(
+        Compiler.getSourceManager(), Checks.createASTConsumer(Compiler, File));
+  }
+
+  void EndSourceFileAction() override {
+    CompilerInstance &Compiler = getCompilerInstance();
+    const SourceManager &Sources = Compiler.getSourceManager();
+    for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end(); ++It)
+      record(It->first.getName());
+    if (auto Reader = Compiler.getASTReader())
+      for (const serialization::ModuleFile &Module : Reader->getModuleManager())
+        record(Module.FileName);
+  }
+
+private:
+  /// Paths are relative to the compile command's directory, the working
+  /// directory of the compiler's file system.
+  void record(llvm::StringRef Path) {
+    llvm::SmallString<256> Absolute(Path);
+    getCompilerInstance().getVirtualFileSystem().makeAbsolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    Inputs.push_back(std::string(Absolute));
+  }
+
+  ClangTidyASTConsumerFactory &Checks;
+  std::vector<std::string> &Inputs;
+};
+
+class LintActionFactory : public tooling::FrontendActionFactory {
+public:
+  LintActionFactory(ClangTidyContext &Context, std::vector<std::string> &Inputs)
+      : Checks(Context), Inputs(Inputs) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<LintAction>(Checks, Inputs);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *Diagnostics) override {
+    // As clang-tidy does: code guarded by __clang_analyzer__ is linted.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    // Findings are printed by torchtidy, not the compiler: no "N warnings
+    // generated" line.
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    return FrontendActionFactory::runInvocation(Invocation, Files,
+                                                PCHContainerOps, Diagnostics);
+  }
+
+private:
+  ClangTidyASTConsumerFactory Checks;
+  std::vector<std::string> &Inputs;
+};
+
+} // namespace
+
+FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
+                                 llvm::StringRef File) {
+  // What clang-tidy's runClangTidy does, with LintAction in place of its
+  // action: .clang-tidy ExtraArgs, no plugins, findings collected by
+  // clang-tidy's diagnostic consumer (NOLINT, fix-its, conflicts).
+  tooling::ClangTool Tool(Database, {File.str()});
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster([this](const tooling::CommandLineArguments &Args,
+                                      llvm::StringRef Filename) {
+    ClangTidyOptions Options = Context->getOptionsForFile(Filename);
+    tooling::CommandLineArguments Adjusted = Args;
+    if (Options.ExtraArgsBefore) {
+      auto It = Adjusted.begin();
+      if (It != Adjusted.end() && !llvm::StringRef(*It).starts_with("-"))
+        ++It; // after the compiler's name
+      Adjusted.insert(It, Options.ExtraArgsBefore->begin(),
+                      Options.ExtraArgsBefore->end());
+    }
+    if (Options.ExtraArgs)
+      Adjusted.insert(Adjusted.end(), Options.ExtraArgs->begin(),
+                      Options.ExtraArgs->end());
+    return Adjusted;
+  });
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+
+  ClangTidyDiagnosticConsumer Collector(*Context, nullptr,
+                                        /*RemoveIncompatibleErrors=*/true);
 #if LLVM_VERSION_MAJOR >= 22
-      runClangTidy(*Context, Database, Files, BaseFS, /*ApplyAnyFix=*/false,
-                   /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
+  auto DiagOptions = std::make_unique<DiagnosticOptions>();
+  DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOptions, &Collector,
+                           /*ShouldOwnClient=*/false);
+  Context->setDiagnosticsEngine(std::move(DiagOptions), &Engine);
 #else
-      runClangTidy(*Context, Database, Files, BaseFS, /*ApplyAnyFix=*/false);
+  DiagnosticsEngine Engine(new DiagnosticIDs, new DiagnosticOptions,
+                           &Collector, /*ShouldOwnClient=*/false);
+  Context->setDiagnosticsEngine(&Engine);
 #endif
-  sortAndDeduplicate(Findings);
-  return Findings;
+  Tool.setDiagnosticConsumer(&Collector);
+
+  FileResult Result;
+  LintActionFactory Factory(*Context, Result.Inputs);
+  Tool.run(&Factory);
+  Result.Findings = Collector.take();
+  sortAndDeduplicate(Result.Findings);
+  llvm::sort(Result.Inputs);
+  Result.Inputs.erase(std::unique(Result.Inputs.begin(), Result.Inputs.end()),
+                      Result.Inputs.end());
+  return Result;
 }
 
 std::vector<Finding> lintInParallel(
-    const std::string &Checks, const tooling::CompilationDatabase &Database,
-    const std::vector<std::string> &Files, unsigned Jobs,
+    const LintRequest &Request, const tooling::CompilationDatabase &Database,
+    const std::vector<std::string> &Files,
     llvm::function_ref<void(size_t, size_t, llvm::StringRef)> Progress) {
   std::vector<std::vector<Finding>> PerFile(Files.size());
   std::atomic<size_t> Next{0};
   size_t Done = 0;
   std::mutex ProgressLock;
   auto Worker = [&] {
-    LintSession Session(Checks); // clang-tidy contexts are not shareable.
+    LintSession Session(Request); // clang-tidy contexts are not shareable.
     for (size_t I = Next++; I < Files.size(); I = Next++) {
-      PerFile[I] = Session.run(Database, {Files[I]});
+      std::string Key;
+      std::optional<std::vector<Finding>> Cached;
+      if (Request.Cache) {
+        Key = Request.Cache->keyFor(Database.getCompileCommands(Files[I]),
+                                    Session.optionsText(Files[I]));
+        Cached = Request.Cache->lookup(Key);
+      }
+      if (Cached) {
+        PerFile[I] = std::move(*Cached);
+      } else {
+        auto LintStart = std::chrono::system_clock::now();
+        FileResult Result = Session.lintFile(Database, Files[I]);
+        // A TU that does not parse may parse next time (a generated header
+        // appears): never cached.
+        if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
+          Request.Cache->store(Key, Result, LintStart);
+        PerFile[I] = std::move(Result.Findings);
+      }
       std::lock_guard<std::mutex> Lock(ProgressLock);
       Progress(++Done, Files.size(), Files[I]);
     }
   };
-  size_t Threads = std::max<size_t>(1, std::min<size_t>(Jobs, Files.size()));
+  size_t Threads =
+      std::max<size_t>(1, std::min<size_t>(Request.Jobs, Files.size()));
   std::vector<std::thread> Pool;
   for (size_t T = 1; T < Threads; ++T)
     Pool.emplace_back(Worker);

@@ -2,37 +2,60 @@
 //
 // Runs the libtorch checks over translation units from a compilation database
 // with clang-tidy's engine, so findings, NOLINT handling, .clang-tidy options
-// and fix-its are exactly those of the clang-tidy module.
+// and fix-its are exactly those of the clang-tidy module; the traversal is
+// limited to the user's code, and results may come from a ResultCache.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
 #define TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
 
+#include "Frontend/CheckSelection.h"
+
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace torchtidy {
 
+class ResultCache;
+
 /// One finding or compiler error, as clang-tidy reports it.
 using Finding = clang::tidy::ClangTidyError;
 
+/// What the user asked for: which checks, how many workers, which cache.
+struct LintRequest {
+  std::optional<CheckLevel> Level;
+  std::string Checks;
+  unsigned Jobs = 1;
+  ResultCache *Cache = nullptr; // null: no cache
+};
+
+/// The result of one file: its findings and every file its translation unit
+/// read (sources, headers, precompiled headers), for the cache.
+struct FileResult {
+  std::vector<Finding> Findings;
+  std::vector<std::string> Inputs;
+};
+
+/// A clang-tidy context and what runs on it. Not shareable across threads.
 class LintSession {
 public:
-  /// Checks: globs applied after the defaults (all libtorch checks) and after
-  /// any .clang-tidy file, as clang-tidy's --checks is.
-  explicit LintSession(const std::string &Checks);
+  explicit LintSession(const LintRequest &Request);
   ~LintSession();
 
-  /// Lints the files; a file clang cannot parse yields compiler errors and
-  /// the others still run. Results are sorted and free of duplicates.
-  std::vector<Finding> run(const clang::tooling::CompilationDatabase &Database,
-                           const std::vector<std::string> &Files);
+  /// Lints one file (every compile command the database has for it); a file
+  /// clang cannot parse yields compiler errors.
+  FileResult lintFile(const clang::tooling::CompilationDatabase &Database,
+                      llvm::StringRef File);
+
+  /// The clang-tidy options in force for a file, as YAML (for cache keys).
+  std::string optionsText(llvm::StringRef File);
 
   /// Prints findings as clang does: location, message, source excerpt, notes.
   void printText(const std::vector<Finding> &Findings);
@@ -45,13 +68,14 @@ private:
   std::unique_ptr<clang::tidy::ClangTidyContext> Context;
 };
 
-/// Lints the files with Jobs worker threads, each with its own session;
-/// Progress is called after each file (under a lock). The result does not
-/// depend on Jobs: it is sorted by file, offset and check, without duplicates.
+/// Lints the files with Request.Jobs worker threads, each with its own
+/// session, taking unchanged files from Request.Cache; Progress is called
+/// after each file (under a lock). The result does not depend on Jobs or on
+/// the cache: it is sorted by file, offset and check, without duplicates.
 std::vector<Finding> lintInParallel(
-    const std::string &Checks,
+    const LintRequest &Request,
     const clang::tooling::CompilationDatabase &Database,
-    const std::vector<std::string> &Files, unsigned Jobs,
+    const std::vector<std::string> &Files,
     llvm::function_ref<void(size_t Done, size_t Total, llvm::StringRef File)>
         Progress);
 

@@ -9,9 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CheckTable.h"
+#include "Frontend/CheckTable.h"
 #include "FindingWriters.h"
 #include "LintRun.h"
+#include "ResultCache.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -49,6 +50,11 @@ cl::list<std::string>
     ExtraArgsBefore("extra-arg-before",
                     cl::desc("extra compiler argument to prepend"),
                     cl::cat(Category));
+cl::opt<std::string> LevelName(
+    "level",
+    cl::desc("checks up to this level, after .clang-tidy and before --checks: "
+             "bug, performance (and bug) or style (everything)"),
+    cl::cat(Category));
 cl::opt<std::string> Checks("checks",
                             cl::desc("check globs applied after .clang-tidy, "
                                      "e.g. -*,libtorch-mixed-device-operands"),
@@ -64,6 +70,16 @@ cl::opt<unsigned> Jobs("j", cl::desc("translation units linted in parallel"),
 cl::opt<std::string> ExportFixes("export-fixes",
                                  cl::desc("write fixes as clang-tidy YAML"),
                                  cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("where results are cached (default: <build-dir>/.torchtidy-cache "
+             "when a compilation database is used)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("lint every file, read no cache"),
+                      cl::cat(Category));
+cl::opt<bool> CacheStats("cache-stats",
+                         cl::desc("print cache hits and misses on stderr"),
+                         cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks",
                          cl::desc("list every check: name, level, summary"),
                          cl::cat(Category));
@@ -93,6 +109,48 @@ std::string realPath(llvm::StringRef Path) {
   if (llvm::sys::fs::real_path(Path, Real))
     return Path.str();
   return std::string(Real);
+}
+
+/// The directory holding the compilation database, if it comes from one:
+/// -p, or the first directory upward from the first file (or the current
+/// directory) holding one, as the database was found.
+std::optional<std::string> buildDirectory(bool FromDashDash) {
+  if (FromDashDash)
+    return std::nullopt;
+  if (!BuildPath.empty())
+    return BuildPath.getValue();
+  llvm::SmallString<256> Dir;
+  if (!Files.empty()) {
+    Dir = Files.front();
+    llvm::sys::fs::make_absolute(Dir);
+    llvm::sys::path::remove_filename(Dir);
+  } else {
+    llvm::sys::fs::current_path(Dir);
+  }
+  for (llvm::StringRef D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D))
+    for (const char *Name : {"compile_commands.json", "compile_flags.txt"}) {
+      llvm::SmallString<256> Candidate(D);
+      llvm::sys::path::append(Candidate, Name);
+      if (llvm::sys::fs::exists(Candidate))
+        return D.str();
+    }
+  return std::nullopt;
+}
+
+/// The cache's identity of this build of torchtidy: a rebuilt binary may
+/// check differently, so its size and time are part of it.
+std::string toolIdentity(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  llvm::sys::fs::file_status Status;
+  std::string Identity = "torchtidy " TORCHTIDY_VERSION " LLVM " +
+                         std::to_string(TORCHTIDY_LLVM_MAJOR) + " " + Exe;
+  if (!llvm::sys::fs::status(Exe, Status))
+    Identity += " " + std::to_string(Status.getSize()) + " " +
+                std::to_string(Status.getLastModificationTime()
+                                   .time_since_epoch()
+                                   .count());
+  return Identity;
 }
 
 /// The database: `--` flags, -p <dir>, or found upward from the first file
@@ -145,6 +203,14 @@ int main(int Argc, const char **Argv) {
     return fail("unknown --format '" + FormatName +
                 "' (use text, json or sarif)");
 
+  std::optional<torchtidy::CheckLevel> Level;
+  if (LevelName.getNumOccurrences()) {
+    Level = torchtidy::parseCheckLevel(LevelName);
+    if (!Level)
+      return fail("unknown --level '" + LevelName +
+                  "' (use bug, performance or style)");
+  }
+
   if (ListChecks) {
     for (const torchtidy::CheckInfo &Check : torchtidy::AllChecks)
       llvm::outs() << llvm::left_justify(Check.Name, 40) << " "
@@ -171,6 +237,7 @@ int main(int Argc, const char **Argv) {
         !llvm::MemoryBuffer::getFile(File))
       return fail("cannot read '" + File + "'");
 
+  std::optional<std::string> BuildDir = buildDirectory(FromDashDash != nullptr);
   std::string DatabaseError;
   std::unique_ptr<tooling::CompilationDatabase> Database =
       loadDatabase(std::move(FromDashDash), DatabaseError);
@@ -202,11 +269,28 @@ int main(int Argc, const char **Argv) {
         (!Listed.empty() && !ListedPaths.contains(realPath(File))))
       return fail("'" + File + "' is not in the compilation database");
 
-  torchtidy::LintSession Session(Checks);
+  torchtidy::LintRequest Request;
+  Request.Level = Level;
+  Request.Checks = Checks;
+  Request.Jobs = Jobs;
+  torchtidy::LintSession Session(Request);
   if (Session.enabledChecks(Inputs.front()).empty())
-    return fail("--checks='" + Checks + "' enables no check");
+    return fail(Checks.empty() ? "no check is enabled for '" + Inputs.front() +
+                                     "' (its .clang-tidy turns them all off)"
+                               : "--checks='" + Checks + "' enables no check");
   if (Jobs == 0)
     return fail("-j needs at least 1 job");
+  std::optional<torchtidy::ResultCache> Cache;
+  if (!NoCache && (!CacheDir.empty() || BuildDir)) {
+    llvm::SmallString<256> Dir(CacheDir);
+    if (Dir.empty()) {
+      Dir = *BuildDir;
+      llvm::sys::path::append(Dir, ".torchtidy-cache");
+    }
+    llvm::sys::fs::make_absolute(Dir);
+    Cache.emplace(std::string(Dir), toolIdentity(Argv[0]));
+    Request.Cache = &*Cache;
+  }
   // On a terminal one line that updates in place; in a log, a line a file.
   bool Terminal = llvm::errs().is_displayed();
   auto Progress = [&](size_t Done, size_t Total, llvm::StringRef File) {
@@ -218,7 +302,17 @@ int main(int Argc, const char **Argv) {
       llvm::errs() << "\r\x1b[K";
   };
   std::vector<torchtidy::Finding> Results =
-      torchtidy::lintInParallel(Checks, Adjusted, Inputs, Jobs, Progress);
+      torchtidy::lintInParallel(Request, Adjusted, Inputs, Progress);
+  if (Cache) {
+    // The run's results stand; a cache that cannot be written only costs
+    // the next run time.
+    if (std::string Error = Cache->writeError(); !Error.empty())
+      llvm::errs() << "torchtidy: warning: results not cached: " << Error
+                   << "\n";
+    if (CacheStats)
+      llvm::errs() << "torchtidy: cache: " << Cache->hits() << " hit(s), "
+                   << Cache->misses() << " miss(es)\n";
+  }
 
   switch (*OutputFormat) {
   case Format::Text:

@@ -1,11 +1,12 @@
-//===--- CheckTable.h - The catalogue as data for the command ---*- C++ -*-===//
+//===--- CheckTable.h - The check catalogue as data -------------*- C++ -*-===//
 
-#ifndef TORCHTIDY_TOOLS_TORCHTIDY_CHECKTABLE_H
-#define TORCHTIDY_TOOLS_TORCHTIDY_CHECKTABLE_H
+#ifndef TORCHTIDY_FRONTEND_CHECKTABLE_H
+#define TORCHTIDY_FRONTEND_CHECKTABLE_H
 
 namespace torchtidy {
 
-/// One row of Checks/CheckCatalogue.def, for listings and SARIF rules.
+/// One row of Checks/CheckCatalogue.def, for listings, SARIF rules and
+/// level selection.
 struct CheckInfo {
   const char *Name;
   const char *Level;
@@ -19,4 +20,4 @@ inline constexpr CheckInfo AllChecks[] = {
 
 } // namespace torchtidy
 
-#endif // TORCHTIDY_TOOLS_TORCHTIDY_CHECKTABLE_H
+#endif // TORCHTIDY_FRONTEND_CHECKTABLE_H
