@@ -114,7 +114,8 @@ private:
   void record(llvm::StringRef Path) {
     llvm::SmallString<256> Absolute(Path);
     getCompilerInstance().getVirtualFileSystem().makeAbsolute(Absolute);
-    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    // Not "..": through a symlinked directory it names another place.
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
     Inputs.push_back(std::string(Absolute));
   }
 
