@@ -85,10 +85,6 @@ const CXXRecordDecl *moduleHolderImpl(const CXXRecordDecl *RD,
   return nullptr;
 }
 
-bool isModuleClass(const CXXRecordDecl *RD) {
-  return isOrDerivesFrom(RD, "torch::nn::Module");
-}
-
 const CXXRecordDecl *pointeeRecord(QualType T) {
   if (T.isNull())
     return nullptr;
@@ -162,8 +158,12 @@ unsigned explicitArgCount(const CallExpr *Call) {
   return N;
 }
 
+/// `true`, written or as a default argument (`torch::requires_grad()`).
 bool isLiteralTrue(const Expr *E) {
-  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E->IgnoreParenImpCasts()))
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    E = Default->getExpr()->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
     return B->getValue();
   return false;
 }
@@ -239,6 +239,10 @@ TorchCallKind classifyFreeFunction(const FunctionDecl *FD,
 
 bool isTensorType(QualType T) { return isTensorClass(recordOf(T)); }
 
+bool isModuleClass(const CXXRecordDecl *RD) {
+  return isOrDerivesFrom(RD, "torch::nn::Module");
+}
+
 bool isTensorOptionsType(QualType T) {
   return isRecordNamed(recordOf(T), "c10::TensorOptions");
 }
@@ -290,6 +294,20 @@ const CXXRecordDecl *moduleClassOf(QualType T) {
 
 bool isModuleType(QualType T) { return moduleClassOf(T) != nullptr; }
 
+bool isModuleHandleType(QualType T) {
+  const CXXRecordDecl *Module = moduleClassOf(T);
+  return Module && pointeeRecord(T) != Module;
+}
+
+bool isModuleRegistrationCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !isInLibTorchNamespace(Callee))
+    return false;
+  llvm::StringRef Name = plainName(Callee);
+  return Name == "register_module" || Name == "register_parameter" ||
+         Name == "register_buffer";
+}
+
 TorchValueKind classifyType(QualType T) {
   if (isTensorType(T))
     return TorchValueKind::Tensor;
@@ -315,11 +333,7 @@ public:
     return false;
   }
   bool VisitCallExpr(const CallExpr *Call) {
-    llvm::StringRef Name = plainName(Call->getDirectCallee());
-    if (Name == "register_module" || Name == "register_parameter" ||
-        Name == "register_buffer")
-      return true;
-    return VisitStmt(Call);
+    return isModuleRegistrationCall(Call) || VisitStmt(Call);
   }
 };
 } // namespace

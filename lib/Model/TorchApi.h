@@ -46,9 +46,22 @@ bool isBatchExampleType(clang::QualType T);
 /// torch::NoGradGuard, c10::InferenceMode, AutoGradMode.
 bool isGradDisablingGuardType(clang::QualType T);
 
+/// torch::nn::Module or a class derived from it.
+bool isModuleClass(const clang::CXXRecordDecl *RD);
+
 /// The torch::nn::Module subclass behind a module-typed value: the `Impl` of a
 /// ModuleHolder, the pointee of a shared_ptr, or the class itself.
 const clang::CXXRecordDecl *moduleClassOf(clang::QualType T);
+
+/// A shared handle to a module: a ModuleHolder (torch::nn::Linear, any
+/// TORCH_MODULE) or a std::shared_ptr to a Module subclass. Handles are what
+/// register_module takes; a module held by value cannot be registered.
+bool isModuleHandleType(clang::QualType T);
+
+/// A call of torch::nn::Module's register_module, register_parameter or
+/// register_buffer: what makes a member part of the module for ->to(),
+/// parameters() and serialization.
+bool isModuleRegistrationCall(const clang::CallExpr *Call);
 
 /// Whether a module of this class owns parameters, so that it has a device
 /// that its inputs must match. Built-in layers such as Linear do; losses and

@@ -8,6 +8,7 @@
 #include "Checks/GraphRetainingAccumulationCheck.h"
 #include "Checks/MissingTargetMigrationCheck.h"
 #include "Checks/MixedDeviceOperandsCheck.h"
+#include "Checks/UnregisteredModuleMemberCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "llvm/Config/llvm-config.h"

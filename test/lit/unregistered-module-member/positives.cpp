@@ -1,0 +1,64 @@
+// RUN: %clang_tidy %s --checks='-*,libtorch-unregistered-module-member' -- %torch_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+#include <torch/torch.h>
+
+// A holder assigned in the constructor body, next to one that is registered.
+struct Net : torch::nn::Module {
+  Net() {
+    fc1 = register_module("fc1", torch::nn::Linear(784, 64));
+    fc2 = torch::nn::Linear(64, 10);
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'fc2' is never passed to 'register_module'; 'to(device)' will not move it and 'parameters()' will not return its parameters, so the optimizer never trains them [libtorch-unregistered-module-member]
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc2(torch::relu(fc1(x))); }
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
+  // CHECK: :[[@LINE-1]]:35: note: 'fc2' is declared here
+};
+
+// TORCH_MODULE: the Impl class is the module; a constructor initializer.
+struct EncoderImpl : torch::nn::Module {
+  EncoderImpl() : conv(torch::nn::Conv2d(1, 8, 3)) {}
+  // CHECK: :[[@LINE-1]]:19: warning: submodule 'conv' is never passed to 'register_module'
+  torch::Tensor forward(torch::Tensor x) { return conv(x); }
+  torch::nn::Conv2d conv;
+};
+TORCH_MODULE(Encoder);
+
+// A shared_ptr to a user module, and an alias of the holder type.
+struct Head : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x; }
+};
+using Layer = torch::nn::Linear;
+struct Model : torch::nn::Module {
+  Model() {
+    head = std::make_shared<Head>();
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'head' is never passed to 'register_module'
+    encoder = Encoder();
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'encoder' is never passed to 'register_module'
+  }
+  std::shared_ptr<Head> head;
+  Encoder encoder{nullptr};
+  Layer extra{4, 4};
+  // CHECK: :[[@LINE-1]]:9: warning: submodule 'extra' is never passed to 'register_module'
+};
+
+// A tensor meant to be trained: created requiring grad, or marked so.
+struct Affine : torch::nn::Module {
+  Affine() {
+    weight = torch::randn({4, 4}, torch::requires_grad());
+    // CHECK: :[[@LINE-1]]:5: warning: parameter 'weight' is never passed to 'register_parameter'; 'to(device)' will not move it and 'parameters()' will not return it, so the optimizer never trains it
+    bias = torch::zeros({4});
+    bias.requires_grad_();
+    // CHECK: :[[@LINE-2]]:5: warning: parameter 'bias' is never passed to 'register_parameter'
+  }
+  at::Tensor weight;
+  torch::Tensor bias;
+};
+
+// Class templates: each instantiation is read, the member reported once.
+template <int Width> struct Wide : torch::nn::Module {
+  Wide() { fc = torch::nn::Linear(Width, Width); }
+  // CHECK: :[[@LINE-1]]:12: warning: submodule 'fc' is never passed to 'register_module'
+  torch::nn::Linear fc{nullptr};
+};
+Wide<2> two;
+Wide<3> three;
