@@ -11,19 +11,14 @@
 
 #include "Analysis/DeviceFlow.h"
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "Checks/LibTorchCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace torchtidy {
 
-class DeviceFlowCheck : public clang::tidy::ClangTidyCheck {
+class DeviceFlowCheck : public LibTorchCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-
-  bool isLanguageVersionSupported(
-      const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
+  using LibTorchCheck::LibTorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) final;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) final;
   void onEndOfTranslationUnit() final;

@@ -14,22 +14,17 @@
 #ifndef TORCHTIDY_CHECKS_UNREGISTEREDMODULEMEMBERCHECK_H
 #define TORCHTIDY_CHECKS_UNREGISTEREDMODULEMEMBERCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "Checks/LibTorchCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace torchtidy {
 
-class UnregisteredModuleMemberCheck : public clang::tidy::ClangTidyCheck {
+class UnregisteredModuleMemberCheck : public LibTorchCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-
-  bool isLanguageVersionSupported(
-      const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
+  using LibTorchCheck::LibTorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result)
-      override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override { ReportedFields.clear(); }
 
 private:

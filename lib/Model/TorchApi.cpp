@@ -456,6 +456,83 @@ std::optional<llvm::StringRef> deviceTypeNamed(const ValueDecl *D) {
   return std::nullopt;
 }
 
+std::optional<llvm::StringRef> spelledDeviceType(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    return spelledDeviceType(Cast->getSubExpr());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return deviceTypeNamed(Ref->getDecl());
+  if (const auto *String = dyn_cast<StringLiteral>(E)) {
+    if (!String->isOrdinary())
+      return std::nullopt;
+    // "cuda:1" names device 1 of type cuda.
+    llvm::StringRef Type = String->getString().split(':').first;
+    for (llvm::StringRef Known :
+         {"cpu", "cuda", "meta", "mps", "xpu", "hip", "xla", "vulkan"})
+      if (Type == Known)
+        return Known;
+    return std::nullopt;
+  }
+  // torch::Device(kCUDA, 1), torch::Device("cuda"), TensorOptions(kCUDA) and
+  // the std::string a literal converts to on its way.
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() > 0 ? spelledDeviceType(Construct->getArg(0))
+                                       : std::nullopt;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (classifyCall(Call) == TorchCallKind::TensorOptionsSet)
+      return spelledDeviceType(deviceArgument(Call));
+  return std::nullopt;
+}
+
+TransferTarget transferTarget(const CallExpr *Call) {
+  TorchCallKind Kind = classifyCall(Call);
+  if (Kind != TorchCallKind::Migration &&
+      Kind != TorchCallKind::ModuleMigration)
+    return TransferTarget::None;
+  llvm::StringRef Name = plainName(Call->getDirectCallee());
+  if (Name == "cuda")
+    return TransferTarget::OffHost;
+  if (Name == "cpu")
+    return TransferTarget::Host;
+  if (const Expr *Device = deviceArgument(Call)) {
+    std::optional<llvm::StringRef> Type = spelledDeviceType(Device);
+    if (!Type)
+      return TransferTarget::Unknown;
+    return *Type == "cpu" ? TransferTarget::Host : TransferTarget::OffHost;
+  }
+  // .to(other_tensor) follows a device we do not see; .to(kFloat) stays.
+  return deviceSourceTensorArgument(Call) ? TransferTarget::Unknown
+                                          : TransferTarget::None;
+}
+
+bool isCudaAvailabilityQuery(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return false;
+  std::string Name = stableQualifiedName(Callee);
+  return Name == "torch::cuda::is_available" ||
+         Name == "torch::cuda::device_count" ||
+         Name == "at::cuda::is_available" || Name == "at::hasCUDA" ||
+         Name == "at::cuda::device_count";
+}
+
+bool isDataPipelineMethod(const CXXMethodDecl *Method) {
+  if (!Method || isInLibTorchNamespace(Method))
+    return false;
+  llvm::StringRef Name = plainName(Method);
+  const CXXRecordDecl *Class = Method->getParent();
+  if (Name == "get" || Name == "get_batch")
+    return isOrDerivesFrom(Class, "torch::data::datasets::BatchDataset");
+  if (Name == "apply" || Name == "apply_batch")
+    return isOrDerivesFrom(Class, "torch::data::transforms::BatchTransform");
+  // TensorTransform's apply() hands each example's tensor to operator().
+  if (Method->getOverloadedOperator() == OO_Call)
+    return isOrDerivesFrom(Class, "torch::data::transforms::TensorTransform");
+  return false;
+}
+
 const Expr *callObject(const CallExpr *Call) {
   const Expr *Object = nullptr;
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))

@@ -76,6 +76,30 @@ bool moduleReturnsScalar(const clang::CXXRecordDecl *ModuleClass);
 /// DeviceType::CUDA, ... Returns its lower-case type name ("cuda").
 std::optional<llvm::StringRef> deviceTypeNamed(const clang::ValueDecl *D);
 
+/// The device type a device expression spells out: kCUDA, DeviceType::CUDA,
+/// torch::Device(torch::kCUDA, 1), torch::Device("cuda:1"), "cuda",
+/// torch::device(kCUDA). std::nullopt for variables and computed values.
+std::optional<llvm::StringRef> spelledDeviceType(const clang::Expr *E);
+
+/// Where a migration (tensor or module .to/.cuda/.cpu) sends its data.
+enum class TransferTarget {
+  None,    ///< Not a migration, or one that changes only the dtype.
+  Host,    ///< .cpu(), .to(kCPU).
+  OffHost, ///< .cuda(), .to(kCUDA), .to("cuda:1").
+  Unknown, ///< .to(device) with a device variable: may leave the host.
+};
+TransferTarget transferTarget(const clang::CallExpr *Call);
+
+/// torch::cuda::is_available() / device_count() and their at:: spellings:
+/// code that checks for a GPU before using it.
+bool isCudaAvailabilityQuery(const clang::CallExpr *Call);
+
+/// The user-defined Dataset or transform method that produces examples:
+/// get()/get_batch() of a torch::data::datasets::BatchDataset subclass,
+/// apply()/apply_batch() of a torch::data::transforms::BatchTransform one,
+/// operator() of a TensorTransform.
+bool isDataPipelineMethod(const clang::CXXMethodDecl *Method);
+
 /// Whether the declaration lives in LibTorch's namespaces (at, c10, torch),
 /// members of their classes included.
 bool isInLibTorchNamespace(const clang::Decl *D);

@@ -17,11 +17,22 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.binary_dir, "out")
 
 torch_flags = config.torch_flags + " -include-pch " + config.pch
+
+# %bug_checks: the bug level as a clang-tidy glob (clang-tidy has no levels),
+# read from the catalogue through --list-checks, so no test repeats the list.
+import subprocess
+listing = subprocess.run([config.torchtidy, "--list-checks"], capture_output=True,
+                         text=True, check=True).stdout
+bug_checks = [row.split()[0] for row in listing.splitlines()
+              if len(row.split()) > 1 and row.split()[1] == "bug"]
+if not bug_checks:
+    lit_config.fatal("torchtidy --list-checks lists no bug-level check")
 # Longer names first: lit substitutes in order.
 config.substitutions.append(("%clang_tidy_bin", config.clang_tidy))
 config.substitutions.append(
     ("%clang_tidy", config.clang_tidy + " --quiet --load=" + config.plugin))
 config.substitutions.append(("%torch_flags", torch_flags))
+config.substitutions.append(("%bug_checks", "-*," + ",".join(bug_checks)))
 config.substitutions.append(("%torchtidy", config.torchtidy))
 config.substitutions.append(("%clang_plugin", config.clang_plugin))
 config.substitutions.append(("%clangxx", config.clangxx))

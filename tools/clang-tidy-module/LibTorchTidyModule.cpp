@@ -6,8 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Checks/GraphRetainingAccumulationCheck.h"
+#include "Checks/HardcodedDeviceCheck.h"
+#include "Checks/LoopInvariantTransferCheck.h"
 #include "Checks/MissingTargetMigrationCheck.h"
 #include "Checks/MixedDeviceOperandsCheck.h"
+#include "Checks/TransferInDatasetCheck.h"
+#include "Checks/UncheckedCudaCheck.h"
 #include "Checks/UnregisteredModuleMemberCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"

@@ -1,7 +1,7 @@
 // Code clang cannot parse: the parse errors are reported as clang reports
 // them, clang-tidy exits 1 (not a crash), and no finding is invented from the
 // error-recovery nodes.
-// RUN: %clang_tidy %s --checks='-*,libtorch-*' -- %torch_flags > %t.out 2>&1; test $? -eq 1
+// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags > %t.out 2>&1; test $? -eq 1
 // RUN: FileCheck %s --input-file=%t.out --implicit-check-not='warning:'
 // CHECK-DAG: error: use of undeclared identifier 'undefined_device'
 // CHECK-DAG: error: no member named 'to_devic' in 'at::Tensor'

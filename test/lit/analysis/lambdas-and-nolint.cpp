@@ -1,6 +1,6 @@
 // Lambda bodies are analysed as functions of their own; NOLINT silences a
 // finding on its line and nothing else.
-// RUN: %clang_tidy %s --checks='-*,libtorch-*' -- %torch_flags \
+// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -14,8 +14,9 @@ for f in $files; do
   # Warnings only (notes differ in form: the plugin tags them), sorted.
   "$tidy" --quiet --load="$module" --checks='-*,libtorch-*' "$f" -- "$@" 2>/dev/null \
     | grep ': warning: ' | sort > "$out/$name.tidy"
-  "$torchtidy" "$f" -- "$@" 2>/dev/null | grep ': warning: ' | sort > "$out/$name.driver"
-  "$clangxx" -fplugin="$plugin" -fsyntax-only "$@" "$f" 2>&1 \
+  # Every level in all three: clang-tidy has no levels.
+  "$torchtidy" --level=style "$f" -- "$@" 2>/dev/null | grep ': warning: ' | sort > "$out/$name.driver"
+  "$clangxx" -fplugin="$plugin" -fplugin-arg-torchtidy-level=style -fsyntax-only "$@" "$f" 2>&1 \
     | grep ': warning: ' | sort > "$out/$name.plugin"
   if [ ! -s "$out/$name.tidy" ]; then
     echo "no warnings from clang-tidy for $name"; status=1

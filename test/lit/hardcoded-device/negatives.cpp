@@ -1,0 +1,27 @@
+// RUN: %clang_tidy %s --checks='-*,libtorch-hardcoded-device' -- %torch_flags \
+// RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
+// CHECK-NOT: warning:
+#include <torch/torch.h>
+
+// The one place the device is chosen: a variable, a function, a member.
+torch::Device pickDevice() {
+  return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+}
+struct Config {
+  Config() : device(torch::kCUDA, 0) {}
+  torch::Device device;
+  torch::DeviceType type = torch::kCUDA;
+};
+
+void train(torch::nn::Linear model, torch::Tensor x) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA
+                                                   : torch::kCPU);
+  torch::Device second("cuda:1");
+  auto options = torch::TensorOptions().device(torch::kCUDA);
+  device = torch::Device(torch::kCUDA);
+  model->to(device);
+  auto input = x.to(device);
+  // Back to the host to log or save: not a hardcoded accelerator.
+  auto host = input.to(torch::kCPU).cpu();
+  auto dtype = input.to(torch::kHalf);
+}

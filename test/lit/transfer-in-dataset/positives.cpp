@@ -1,0 +1,36 @@
+// RUN: %clang_tidy %s --checks='-*,libtorch-transfer-in-dataset' -- %torch_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+#include <torch/torch.h>
+
+class ImageFolder : public torch::data::datasets::Dataset<ImageFolder> {
+public:
+  explicit ImageFolder(torch::Device device) : device_(device) {}
+  torch::data::Example<> get(size_t index) override {
+    torch::Tensor image = torch::rand({3, 32, 32});
+    torch::Tensor label = torch::tensor(static_cast<int64_t>(index % 10));
+    return {image.to(device_), label.cuda()};
+    // CHECK: :[[@LINE-1]]:19: warning: '.to()' moves data to a device inside 'ImageFolder::get', once per example; keep loading on the host and move each batch in the training loop [libtorch-transfer-in-dataset]
+    // CHECK: positives.cpp:8:26: note: 'ImageFolder::get' produces the examples the data loader batches
+    // CHECK: :[[@LINE-3]]:38: warning: '.cuda()' moves data to the device inside 'ImageFolder::get'
+  }
+  torch::optional<size_t> size() const override { return 100; }
+
+private:
+  torch::Device device_;
+};
+
+struct ToGpu : torch::data::transforms::TensorTransform<torch::Tensor> {
+  torch::Tensor operator()(torch::Tensor input) override {
+    return input.to(torch::kCUDA);
+    // CHECK: :[[@LINE-1]]:18: warning: '.to()' moves data to the device inside 'ToGpu::operator()'
+  }
+};
+
+struct Normalize
+    : torch::data::transforms::Transform<torch::data::Example<>,
+                                         torch::data::Example<>> {
+  torch::data::Example<> apply(torch::data::Example<> example) override {
+    return {example.data.to(torch::Device("cuda:0")), example.target};
+    // CHECK: :[[@LINE-1]]:26: warning: '.to()' moves data to the device inside 'Normalize::apply'
+  }
+};
