@@ -180,8 +180,12 @@ AbstractValue DeviceFlowPass::evalUncached(const Expr *E) {
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
     return evalConstruct(Construct);
-  if (const auto *Call = dyn_cast<CallExpr>(E))
-    return evalCall(Call);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // The call's operands are evaluated (and memoized) by now.
+    AbstractValue Value = evalCall(Call);
+    recordHostSync(Call);
+    return Value;
+  }
   if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
     return eval(Default->getExpr());
   if (isa<LambdaExpr>(E))

@@ -64,10 +64,20 @@ struct RetainedGraphAccumulation {
   bool IsScalarTotal = false;
 };
 
+/// A copy to the host (.item(), .cpu(), printing, ...) of a tensor that may
+/// be on a device, in every iteration of a loop.
+struct HostSyncInLoop {
+  const clang::CallExpr *Call = nullptr;
+  const clang::Stmt *Loop = nullptr;
+  std::string What; ///< ".item()", "<<", "torch::nonzero"
+  Operand Tensor;
+};
+
 struct DeviceFlowResult {
   std::vector<MixedDeviceSite> MixedSites;
   std::vector<DroppedMigration> DroppedMigrations;
   std::vector<RetainedGraphAccumulation> Accumulations;
+  std::vector<HostSyncInLoop> HostSyncs;
   /// The iteration cap was hit; the function is reported as clean.
   bool GaveUp = false;
 };

@@ -137,5 +137,33 @@ void DeviceFlowPass::recordAccumulation(const Expr *Site,
   Result.Accumulations.push_back(std::move(Found));
 }
 
+void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
+  if (!Reporting || !synchronizesWithHost(Call))
+    return;
+  // The hot loop is an innermost one: a sync directly in an epoch loop
+  // runs once per epoch.
+  const Stmt *Loop = Facts.innermostLoopAround(Call);
+  if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Call))
+    return;
+  llvm::SmallVector<const Expr *, 4> Tensors = tensorOperands(Call);
+  if (Tensors.empty())
+    return;
+  Operand Tensor = operandFor(Tensors.front());
+  // Only a tensor the analysis places off the host (possibly, through the
+  // program's device variable) pays for a device sync; an unknown one might
+  // be a host tensor, for which these calls are cheap.
+  const Placement &Where = Tensor.Value.Where;
+  if (!Where.isKnown() || Where.isDefinitelyHost())
+    return;
+  if (!ReportedSites.insert(Call).second)
+    return;
+  HostSyncInLoop Found;
+  Found.Call = Call;
+  Found.Loop = Loop;
+  Found.What = calleeDisplayName(Call);
+  Found.Tensor = std::move(Tensor);
+  Result.HostSyncs.push_back(std::move(Found));
+}
+
 } // namespace detail
 } // namespace torchtidy

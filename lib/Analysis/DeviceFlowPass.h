@@ -78,6 +78,7 @@ private:
                        Operand Stayed, Operand Other);
   void recordAccumulation(const Expr *Site, const Expr *Accumulator,
                           const Expr *Added, bool IsContainer);
+  void recordHostSync(const CallExpr *Call);
 
   // Helpers.
   Operand operandFor(const Expr *E);

@@ -70,6 +70,15 @@ public:
     return true;
   }
 
+  bool VisitIfStmt(IfStmt *If) {
+    if (usesRemainder(If->getCond())) {
+      Facts.PeriodicBranches.push_back(If->getThen()->getSourceRange());
+      if (const Stmt *Else = If->getElse())
+        Facts.PeriodicBranches.push_back(Else->getSourceRange());
+    }
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     if (classifyCall(Call) == TorchCallKind::Backward)
       collectStorage(Call, Facts.BackpropagatedOrEscaping);
@@ -82,6 +91,18 @@ public:
   }
 
 private:
+  static bool usesRemainder(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(S);
+        Binary && Binary->getOpcode() == BO_Rem)
+      return true;
+    for (const Stmt *Child : S->children())
+      if (usesRemainder(Child))
+        return true;
+    return false;
+  }
+
   bool addLoop(Stmt *Loop) {
     Facts.Loops.push_back(Loop);
     return true;
@@ -108,6 +129,20 @@ bool FunctionFacts::contains(SourceRange Outer, SourceLocation Loc) const {
 bool FunctionFacts::isInNoGradScope(const Stmt *S) const {
   for (SourceRange Region : NoGradRegions)
     if (contains(Region, S->getBeginLoc()))
+      return true;
+  return false;
+}
+
+bool FunctionFacts::hasNestedLoop(const Stmt *Loop) const {
+  for (const Stmt *Other : Loops)
+    if (Other != Loop && contains(Loop->getSourceRange(), Other->getBeginLoc()))
+      return true;
+  return false;
+}
+
+bool FunctionFacts::isInPeriodicBranch(const Stmt *S) const {
+  for (SourceRange Branch : PeriodicBranches)
+    if (contains(Branch, S->getBeginLoc()))
       return true;
   return false;
 }

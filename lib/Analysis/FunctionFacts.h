@@ -37,10 +37,17 @@ public:
   bool isInNoGradScope(const clang::Stmt *S) const;
   /// The innermost loop whose body or header contains S, or null.
   const clang::Stmt *innermostLoopAround(const clang::Stmt *S) const;
+  /// Whether another loop is nested in this one: then this one is an outer
+  /// loop (epochs), and what it does directly runs once per inner pass.
+  bool hasNestedLoop(const clang::Stmt *Loop) const;
   /// Whether the variable is declared inside the loop, so it dies with each
   /// iteration.
   bool isDeclaredInside(const clang::ValueDecl *D,
                         const clang::Stmt *Loop) const;
+  /// Inside the branch of an `if` whose condition uses `%`, such as
+  /// `if (step % 100 == 0)`: code that runs once per interval, not every
+  /// iteration.
+  bool isInPeriodicBranch(const clang::Stmt *S) const;
   /// The expression is a statement on its own: its value is discarded.
   bool isDiscardedValue(const clang::Expr *E) const;
   /// The storage reaches backward()/autograd::grad, or is returned.
@@ -53,6 +60,7 @@ private:
   clang::ASTContext &Ctx;
   llvm::SmallVector<const clang::Stmt *, 8> Loops;
   llvm::SmallVector<clang::SourceRange, 2> NoGradRegions;
+  llvm::SmallVector<clang::SourceRange, 2> PeriodicBranches;
   llvm::DenseSet<const clang::Expr *> DiscardedValues;
   llvm::DenseSet<StorageKey> BackpropagatedOrEscaping;
 };

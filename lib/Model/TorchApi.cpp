@@ -507,6 +507,23 @@ TransferTarget transferTarget(const CallExpr *Call) {
                                           : TransferTarget::None;
 }
 
+bool synchronizesWithHost(const CallExpr *Call) {
+  if (transferTarget(Call) == TransferTarget::Host)
+    return true;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !isInLibTorchNamespace(Callee))
+    return false;
+  if (classifyCall(Call) == TorchCallKind::ReadScalar)
+    return true;
+  if (Callee->getOverloadedOperator() == OO_LessLess)
+    return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+      return isTensorType(Arg->getType());
+    });
+  llvm::StringRef Name = plainName(Callee);
+  return Name == "nonzero" || Name == "equal" || Name == "is_nonzero" ||
+         Name == "_local_scalar_dense";
+}
+
 bool isCudaAvailabilityQuery(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)

@@ -90,6 +90,12 @@ enum class TransferTarget {
 };
 TransferTarget transferTarget(const clang::CallExpr *Call);
 
+/// A call that copies a tensor's data to the host and so waits for the
+/// device to finish: .item(), .cpu(), .to(kCPU), nonzero(), equal(),
+/// is_nonzero(), and printing a tensor to a stream. The tensor is the call's
+/// first tensor operand.
+bool synchronizesWithHost(const clang::CallExpr *Call);
+
 /// torch::cuda::is_available() / device_count() and their at:: spellings:
 /// code that checks for a GPU before using it.
 bool isCudaAvailabilityQuery(const clang::CallExpr *Call);

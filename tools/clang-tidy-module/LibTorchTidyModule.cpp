@@ -7,6 +7,7 @@
 
 #include "Checks/GraphRetainingAccumulationCheck.h"
 #include "Checks/HardcodedDeviceCheck.h"
+#include "Checks/HostSyncInLoopCheck.h"
 #include "Checks/LoopInvariantTransferCheck.h"
 #include "Checks/MissingTargetMigrationCheck.h"
 #include "Checks/MixedDeviceOperandsCheck.h"

@@ -1,0 +1,34 @@
+// RUN: %clang_tidy %s --checks='-*,libtorch-host-sync-in-loop' -- %torch_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+#include <torch/torch.h>
+#include <iostream>
+
+void train(torch::nn::Linear model, std::vector<torch::data::Example<>> &loader,
+           torch::Device device) {
+  model->to(device);
+  double total = 0;
+  for (auto &batch : loader) {
+    auto output = model(batch.data.to(device));
+    auto loss = torch::mse_loss(output, batch.target.to(device));
+    total += loss.item<double>();
+    // CHECK: :[[@LINE-1]]:19: warning: '.item()' copies 'loss' (on 'device') to the host and waits for the device in every iteration; accumulate on the device and read the value once per logging interval [libtorch-host-sync-in-loop]
+    // CHECK: :[[@LINE-5]]:3: note: in this loop
+    std::cout << loss << "\n";
+    // CHECK: :[[@LINE-1]]:15: warning: '<<' copies 'loss' (on 'device') to the host
+    auto predictions = output.argmax(1).cpu();
+    // CHECK: :[[@LINE-1]]:41: warning: '.cpu()' copies 'output.argmax(1)' (on 'device') to the host
+    auto hits = torch::nonzero(predictions.to(device) == batch.target.to(device));
+    // CHECK: :[[@LINE-1]]:17: warning: 'torch::nonzero' copies
+  }
+}
+
+// A tensor created on a spelled device, in a while loop.
+void poll(int steps) {
+  auto flag = torch::zeros({1}, torch::kCUDA);
+  int step = 0;
+  while (step++ < steps) {
+    if (flag.is_nonzero())
+      // CHECK: :[[@LINE-1]]:14: warning: '.is_nonzero()' copies 'flag' (on 'cuda') to the host
+      break;
+  }
+}
