@@ -11,65 +11,59 @@ using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace torchtidy {
-namespace {
 
-bool returnsDevice(ASTContext &Ctx, DynTypedNode Node);
-
-/// Whether the expression at Node is (part of) the definition of a device
-/// variable, or what a device-returning function returns: the one place a
-/// program is allowed to name its device. An in-class initializer has two
-/// parents (the field, and each constructor that uses it); any will do.
-bool definesDevice(ASTContext &Ctx, DynTypedNode Node) {
-  for (DynTypedNode Parent : Ctx.getParents(Node)) {
-    if (const auto *Op = Parent.get<CXXOperatorCallExpr>();
-        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
-        isDeviceSpecType(Op->getArg(0)->getType()) &&
-        Node.get<Expr>() != Op->getArg(0))
-      return true;
-    if (Parent.get<Expr>()) {
-      if (definesDevice(Ctx, Parent))
-        return true;
-      continue;
-    }
-    if (const auto *Var = Parent.get<VarDecl>())
-      return isDeviceSpecType(Var->getType());
-    if (const auto *Field = Parent.get<FieldDecl>())
-      return isDeviceSpecType(Field->getType());
-    if (const auto *Init = Parent.get<CXXCtorInitializer>())
-      return Init->getMember() &&
-             isDeviceSpecType(Init->getMember()->getType());
-    if (const auto *Ctor = Parent.get<CXXConstructorDecl>())
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->getInit() == Node.get<Expr>())
-          return Init->getMember() &&
-                 isDeviceSpecType(Init->getMember()->getType());
-    if (Parent.get<ReturnStmt>() && returnsDevice(Ctx, Parent))
-      return true;
-  }
-  return false;
+/// The values a device-returning function returns (not those of lambdas
+/// inside it, which are functions of their own).
+static void collectReturns(const Stmt *S, std::vector<SourceRange> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *Return = dyn_cast<ReturnStmt>(S))
+    if (const Expr *Value = Return->getRetValue())
+      Out.push_back(Value->getSourceRange());
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
 }
-
-/// Whether the function (or lambda) a return statement belongs to returns
-/// a device.
-bool returnsDevice(ASTContext &Ctx, DynTypedNode Node) {
-  for (DynTypedNode Parent : Ctx.getParents(Node)) {
-    if (const auto *Function = Parent.get<FunctionDecl>())
-      return isDeviceSpecType(Function->getReturnType());
-    if (const auto *Lambda = Parent.get<LambdaExpr>())
-      return isDeviceSpecType(Lambda->getCallOperator()->getReturnType());
-    if (returnsDevice(Ctx, Parent))
-      return true;
-  }
-  return false;
-}
-
-} // namespace
 
 void HardcodedDeviceCheck::registerMatchers(MatchFinder *Finder) {
   addSpelledDeviceMatchers(Finder, this);
+  auto InUserCode = unless(isExpansionInSystemHeader());
+  Finder->addMatcher(varDecl(InUserCode, hasInitializer(expr())).bind("var"),
+                     this);
+  Finder->addMatcher(
+      fieldDecl(InUserCode, hasInClassInitializer(expr())).bind("field"), this);
+  Finder->addMatcher(functionDecl(InUserCode, isDefinition()).bind("function"),
+                     this);
 }
 
 void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
+  Sources = Result.SourceManager;
+  if (const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var")) {
+    if (isDeviceSpecType(Var->getType()))
+      DeviceDefinitions.push_back(Var->getInit()->getSourceRange());
+    return;
+  }
+  if (const auto *Field = Result.Nodes.getNodeAs<FieldDecl>("field")) {
+    if (isDeviceSpecType(Field->getType()))
+      DeviceDefinitions.push_back(
+          Field->getInClassInitializer()->getSourceRange());
+    return;
+  }
+  if (const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function")) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Function))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten() && Init->getMember() &&
+            isDeviceSpecType(Init->getMember()->getType()))
+          DeviceDefinitions.push_back(Init->getInit()->getSourceRange());
+    if (isDeviceSpecType(Function->getReturnType()))
+      collectReturns(Function->getBody(), DeviceDefinitions);
+    return;
+  }
+  if (const auto *Op =
+          Result.Nodes.getNodeAs<CXXOperatorCallExpr>("device-call");
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+      isDeviceSpecType(Op->getArg(0)->getType()))
+    DeviceDefinitions.push_back(Op->getArg(1)->getSourceRange());
+
   std::optional<SpelledDevice> Device = spelledDeviceIn(Result);
   if (!Device || Device->Type == "cpu")
     return;
@@ -80,21 +74,30 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
          "program's one 'torch::Device'");
     return;
   }
-  const DynTypedNode Node =
-      Result.Nodes.getNodeAs<DeclRefExpr>("device-ref")
-          ? DynTypedNode::create(
-                *Result.Nodes.getNodeAs<DeclRefExpr>("device-ref"))
-          : DynTypedNode::create(
-                *Result.Nodes.getNodeAs<CXXConstructExpr>("device-construct"));
-  if (definesDevice(*Result.Context, Node))
-    return;
-  llvm::StringRef Text =
-      Lexer::getSourceText(CharSourceRange::getTokenRange(Device->Range),
-                           *Result.SourceManager, getLangOpts());
-  diag(Device->Range.getBegin(),
-       "'%0' hardcodes the device here; define one 'torch::Device' (checking "
-       "'torch::cuda::is_available()') and pass it")
-      << Text;
+  Literals.push_back(
+      {Device->Range,
+       Lexer::getSourceText(CharSourceRange::getTokenRange(Device->Range),
+                            *Result.SourceManager, getLangOpts())
+           .str()});
+}
+
+void HardcodedDeviceCheck::onEndOfTranslationUnit() {
+  auto Inside = [&](SourceRange Outer, SourceLocation Loc) {
+    return !Sources->isBeforeInTranslationUnit(Loc, Outer.getBegin()) &&
+           !Sources->isBeforeInTranslationUnit(Outer.getEnd(), Loc);
+  };
+  for (const Literal &Found : Literals) {
+    SourceLocation Loc = Found.Range.getBegin();
+    if (llvm::any_of(DeviceDefinitions,
+                     [&](SourceRange D) { return Inside(D, Loc); }))
+      continue;
+    diag(Loc, "'%0' hardcodes the device here; define one 'torch::Device' "
+              "(checking 'torch::cuda::is_available()') and pass it")
+        << Found.Text;
+  }
+  Literals.clear();
+  DeviceDefinitions.clear();
+  Sources = nullptr;
 }
 
 } // namespace torchtidy

@@ -13,6 +13,8 @@
 
 #include "Checks/LibTorchCheck.h"
 
+#include <vector>
+
 namespace torchtidy {
 
 class HardcodedDeviceCheck : public LibTorchCheck {
@@ -21,6 +23,20 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  struct Literal {
+    clang::SourceRange Range;
+    std::string Text;
+  };
+  /// Literals are judged at the end of the translation unit, against the
+  /// places that define a device (variable initializers, assignments to
+  /// device variables, returns of device-returning functions): collecting
+  /// those top-down avoids a parent map over all of LibTorch.
+  std::vector<Literal> Literals;
+  std::vector<clang::SourceRange> DeviceDefinitions;
+  const clang::SourceManager *Sources = nullptr;
 };
 
 } // namespace torchtidy

@@ -13,11 +13,8 @@ using namespace clang::ast_matchers;
 namespace torchtidy {
 namespace {
 
-bool contains(const SourceManager &Sources, SourceRange Outer,
-              SourceLocation Loc) {
-  return Outer.isValid() && Loc.isValid() &&
-         !Sources.isBeforeInTranslationUnit(Loc, Outer.getBegin()) &&
-         !Sources.isBeforeInTranslationUnit(Outer.getEnd(), Loc);
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(S);
 }
 
 const Stmt *loopBody(const Stmt *Loop) {
@@ -27,112 +24,121 @@ const Stmt *loopBody(const Stmt *Loop) {
     return RangeFor->getBody();
   if (const auto *While = dyn_cast<WhileStmt>(Loop))
     return While->getBody();
-  if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    return Do->getBody();
-  return nullptr;
+  return cast<DoStmt>(Loop)->getBody();
 }
 
-/// The nearest parent that is not a paren or an implicit node.
-DynTypedNode semanticParent(ASTContext &Ctx, DynTypedNode Node) {
-  while (true) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return DynTypedNode();
-    Node = Parents[0];
-    const auto *E = Node.get<Expr>();
-    if (!E || !(isa<ParenExpr>(E) || isa<ImplicitCastExpr>(E) ||
-                isa<MaterializeTemporaryExpr>(E)))
-      return Node;
-  }
+/// The calls in a loop body that belong to this loop: nested loops are
+/// matched on their own.
+void collectCalls(const Stmt *S, llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isLoop(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    Out.push_back(Call);
+  for (const Stmt *Child : S->children())
+    collectCalls(Child, Out);
 }
 
-/// Whether this use of a variable may change the tensor it holds: assigned,
-/// in-place ops (`x.add_(y)`, `x += y`), address taken, or bound to a
-/// non-const reference parameter.
-bool mayChange(ASTContext &Ctx, const DeclRefExpr *Use) {
-  DynTypedNode Parent = semanticParent(Ctx, DynTypedNode::create(*Use));
-  if (const auto *Op = Parent.get<CXXOperatorCallExpr>())
-    return Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
-           Op->getArg(0)->IgnoreParenImpCasts() == Use;
-  if (const auto *Binary = Parent.get<BinaryOperator>())
-    return Binary->isAssignmentOp() &&
-           Binary->getLHS()->IgnoreParenImpCasts() == Use;
-  if (const auto *Unary = Parent.get<UnaryOperator>())
-    return Unary->getOpcode() == UO_AddrOf;
-  if (const auto *Member = Parent.get<MemberExpr>()) {
-    const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
-    return Method && (!Method->isConst() || Method->getName().ends_with("_"));
-  }
-  if (const auto *Call = Parent.get<CallExpr>()) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
-      return true;
-    unsigned Offset =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-      if (Call->getArg(I)->IgnoreParenImpCasts() == Use && I >= Offset &&
-          I - Offset < Callee->getNumParams()) {
-        QualType Param = Callee->getParamDecl(I - Offset)->getType();
-        return Param->isReferenceType() &&
-               !Param.getNonReferenceType().isConstQualified() &&
-               !Param->isRValueReferenceType();
-      }
-  }
-  return false;
+bool refersTo(const Expr *E, const ValueDecl *Var) {
+  const auto *Ref =
+      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  return Ref && Ref->getDecl() == Var;
 }
 
-bool changesIn(ASTContext &Ctx, const Stmt *S, const ValueDecl *Var) {
+/// Whether S may change the tensor Var holds: assigned (`x = ...`,
+/// `x += ...`), an in-place op (`x.add_(y)`), its address taken, or bound to
+/// a non-const reference parameter. Read top-down, so no parent map is
+/// needed.
+bool changesIn(const Stmt *S, const ValueDecl *Var) {
   if (!S)
     return false;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    if (Ref->getDecl() == Var && mayChange(Ctx, Ref))
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
+      refersTo(Op->getArg(0), Var))
+    return true;
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S);
+      Binary && Binary->isAssignmentOp() && refersTo(Binary->getLHS(), Var))
+    return true;
+  if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+      Unary && Unary->getOpcode() == UO_AddrOf &&
+      refersTo(Unary->getSubExpr(), Var))
+    return true;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(S);
+      Member && refersTo(Member->getImplicitObjectArgument(), Var)) {
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (!Method || !Method->isConst() || Method->getName().ends_with("_"))
       return true;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned Offset =
+        isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee)
+            ? 1
+            : 0;
+    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+      if (!refersTo(Call->getArg(I), Var))
+        continue;
+      if (!Callee || I - Offset >= Callee->getNumParams())
+        return true; // unknown callee or variadic: assume the worst
+      QualType Param = Callee->getParamDecl(I - Offset)->getType();
+      if (Param->isLValueReferenceType() &&
+          !Param.getNonReferenceType().isConstQualified())
+        return true;
+    }
+  }
   for (const Stmt *Child : S->children())
-    if (changesIn(Ctx, Child, Var))
+    if (changesIn(Child, Var))
       return true;
   return false;
+}
+
+bool contains(const SourceManager &Sources, SourceRange Outer,
+              SourceLocation Loc) {
+  return !Sources.isBeforeInTranslationUnit(Loc, Outer.getBegin()) &&
+         !Sources.isBeforeInTranslationUnit(Outer.getEnd(), Loc);
 }
 
 } // namespace
 
 void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
+  // Anchored on loops, whose bodies are walked here: no parent map, which
+  // clang-tidy would build over all of LibTorch.
   Finder->addMatcher(
-      callExpr(unless(isExpansionInSystemHeader()),
-               hasAncestor(stmt(anyOf(forStmt(), cxxForRangeStmt(), whileStmt(),
-                                      doStmt()))
-                               .bind("loop")))
-          .bind("call"),
+      stmt(unless(isExpansionInSystemHeader()),
+           anyOf(forStmt(), cxxForRangeStmt(), whileStmt(), doStmt()))
+          .bind("loop"),
       this);
 }
 
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Loop = Result.Nodes.getNodeAs<Stmt>("loop");
-  if (classifyCall(Call) != TorchCallKind::Migration)
-    return;
-  TransferTarget Target = transferTarget(Call);
-  if (Target != TransferTarget::OffHost && Target != TransferTarget::Unknown)
-    return;
-  const SourceManager &Sources = *Result.SourceManager;
   const Stmt *Body = loopBody(Loop);
-  if (!Body || !contains(Sources, Body->getSourceRange(), Call->getBeginLoc()))
-    return; // in the loop's header: runs once
-  const auto *Ref =
-      dyn_cast_or_null<DeclRefExpr>(ignoreValuePreserving(callObject(Call)));
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Var || !Var->isLocalVarDeclOrParm() ||
-      contains(Sources, Loop->getSourceRange(), Var->getLocation()) ||
-      changesIn(*Result.Context, Body, Var))
-    return;
-  diag(Call->getExprLoc(),
-       "'%0' copies '%1' to %select{a device|the device}2 in every iteration, "
-       "but '%1' does not change in the loop; move it once before the loop")
-      << calleeDisplayName(Call) << Var->getName()
-      << (Target == TransferTarget::OffHost);
-  diag(Var->getLocation(), "'%0' is declared before the loop",
-       DiagnosticIDs::Note)
-      << Var->getName();
-  diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
+  llvm::SmallVector<const CallExpr *, 16> Calls;
+  collectCalls(Body, Calls);
+  for (const CallExpr *Call : Calls) {
+    if (classifyCall(Call) != TorchCallKind::Migration)
+      continue;
+    TransferTarget Target = transferTarget(Call);
+    if (Target != TransferTarget::OffHost && Target != TransferTarget::Unknown)
+      continue;
+    const auto *Ref =
+        dyn_cast_or_null<DeclRefExpr>(ignoreValuePreserving(callObject(Call)));
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->isLocalVarDeclOrParm() ||
+        contains(*Result.SourceManager, Loop->getSourceRange(),
+                 Var->getLocation()) ||
+        changesIn(Body, Var))
+      continue;
+    diag(Call->getExprLoc(),
+         "'%0' copies '%1' to %select{a device|the device}2 in every "
+         "iteration, but '%1' does not change in the loop; move it once "
+         "before the loop")
+        << calleeDisplayName(Call) << Var->getName()
+        << (Target == TransferTarget::OffHost);
+    diag(Var->getLocation(), "'%0' is declared before the loop",
+         DiagnosticIDs::Note)
+        << Var->getName();
+    diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
+  }
 }
 
 } // namespace torchtidy
