@@ -115,8 +115,8 @@ FunctionFacts::FunctionFacts(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
     FactsCollector(*this).TraverseStmt(const_cast<Stmt *>(Body));
 }
 
-bool FunctionFacts::contains(SourceRange Outer, SourceLocation Loc) const {
-  const SourceManager &SM = Ctx.getSourceManager();
+bool rangeContains(const SourceManager &SM, SourceRange Outer,
+                   SourceLocation Loc) {
   SourceLocation Begin = SM.getExpansionLoc(Outer.getBegin());
   SourceLocation End = SM.getExpansionLoc(Outer.getEnd());
   Loc = SM.getExpansionLoc(Loc);
@@ -124,6 +124,10 @@ bool FunctionFacts::contains(SourceRange Outer, SourceLocation Loc) const {
     return false;
   return !SM.isBeforeInTranslationUnit(Loc, Begin) &&
          !SM.isBeforeInTranslationUnit(End, Loc);
+}
+
+bool FunctionFacts::contains(SourceRange Outer, SourceLocation Loc) const {
+  return rangeContains(Ctx.getSourceManager(), Outer, Loc);
 }
 
 bool FunctionFacts::isInNoGradScope(const Stmt *S) const {

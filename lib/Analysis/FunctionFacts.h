@@ -26,6 +26,12 @@ namespace torchtidy {
 using StorageKey =
     std::pair<const clang::ValueDecl *, const clang::FieldDecl *>;
 
+/// Whether Loc lies within Outer, compared at their expansion locations (so
+/// code inside macros counts where the macro is used). False when any
+/// location is invalid.
+bool rangeContains(const clang::SourceManager &SM, clang::SourceRange Outer,
+                   clang::SourceLocation Loc);
+
 /// The storage an expression names (`x`, `batch.data`, `this->total`), if any.
 std::optional<StorageKey> storageKeyOf(const clang::Expr *E);
 

@@ -1,6 +1,7 @@
 //===--- HardcodedDeviceCheck.cpp - libtorch-hardcoded-device -------------===//
 
 #include "Checks/HardcodedDeviceCheck.h"
+#include "Analysis/FunctionFacts.h"
 #include "Checks/SpelledDevice.h"
 #include "Model/TorchApi.h"
 
@@ -82,14 +83,11 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void HardcodedDeviceCheck::onEndOfTranslationUnit() {
-  auto Inside = [&](SourceRange Outer, SourceLocation Loc) {
-    return !Sources->isBeforeInTranslationUnit(Loc, Outer.getBegin()) &&
-           !Sources->isBeforeInTranslationUnit(Outer.getEnd(), Loc);
-  };
   for (const Literal &Found : Literals) {
     SourceLocation Loc = Found.Range.getBegin();
-    if (llvm::any_of(DeviceDefinitions,
-                     [&](SourceRange D) { return Inside(D, Loc); }))
+    if (llvm::any_of(DeviceDefinitions, [&](SourceRange Definition) {
+          return rangeContains(*Sources, Definition, Loc);
+        }))
       continue;
     diag(Loc, "'%0' hardcodes the device here; define one 'torch::Device' "
               "(checking 'torch::cuda::is_available()') and pass it")

@@ -2,6 +2,7 @@
 // libtorch-loop-invariant-transfer ===//
 
 #include "Checks/LoopInvariantTransferCheck.h"
+#include "Analysis/FunctionFacts.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -91,12 +92,6 @@ bool changesIn(const Stmt *S, const ValueDecl *Var) {
   return false;
 }
 
-bool contains(const SourceManager &Sources, SourceRange Outer,
-              SourceLocation Loc) {
-  return !Sources.isBeforeInTranslationUnit(Loc, Outer.getBegin()) &&
-         !Sources.isBeforeInTranslationUnit(Outer.getEnd(), Loc);
-}
-
 } // namespace
 
 void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
@@ -124,8 +119,8 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
         dyn_cast_or_null<DeclRefExpr>(ignoreValuePreserving(callObject(Call)));
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     if (!Var || !Var->isLocalVarDeclOrParm() ||
-        contains(*Result.SourceManager, Loop->getSourceRange(),
-                 Var->getLocation()) ||
+        rangeContains(*Result.SourceManager, Loop->getSourceRange(),
+                      Var->getLocation()) ||
         changesIn(Body, Var))
       continue;
     diag(Call->getExprLoc(),
