@@ -16,6 +16,16 @@ llvm::DenseMap<CacheKey, std::unique_ptr<DeviceFlowResult>> &cache() {
       Results;
   return Results;
 }
+
+struct SummaryCache {
+  // Null while the summary is being computed.
+  llvm::DenseMap<CacheKey, std::unique_ptr<FunctionSummary>> Summaries;
+  unsigned Nesting = 0;
+};
+SummaryCache &summaries() {
+  thread_local SummaryCache Cache;
+  return Cache;
+}
 } // namespace
 
 const DeviceFlowResult &deviceFlowOf(const clang::FunctionDecl *Function,
@@ -26,6 +36,31 @@ const DeviceFlowResult &deviceFlowOf(const clang::FunctionDecl *Function,
   return *Slot;
 }
 
-void forgetDeviceFlowResults() { cache().clear(); }
+const FunctionSummary *
+deviceFlowSummaryOf(const clang::FunctionDecl *Definition,
+                    clang::ASTContext &Ctx) {
+  SummaryCache &Cache = summaries();
+  CacheKey Key{&Ctx, Definition};
+  auto Found = Cache.Summaries.find(Key);
+  if (Found != Cache.Summaries.end())
+    return Found->second.get();
+  if (Cache.Nesting >= MaxSummaryNesting)
+    return nullptr;
+  Cache.Summaries[Key] = nullptr; // In progress: recursion sees null.
+  ++Cache.Nesting;
+  auto Summary =
+      std::make_unique<FunctionSummary>(summarizeDeviceFlow(Definition, Ctx));
+  --Cache.Nesting;
+  // The map may have grown while the callee's own callees were summarised:
+  // look the slot up again.
+  std::unique_ptr<FunctionSummary> &Slot = Cache.Summaries[Key];
+  Slot = std::move(Summary);
+  return Slot.get();
+}
+
+void forgetDeviceFlowResults() {
+  cache().clear();
+  summaries().Summaries.clear();
+}
 
 } // namespace torchtidy

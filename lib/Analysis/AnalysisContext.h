@@ -2,7 +2,8 @@
 //-*-===//
 //
 // Every device-flow check looks at the same functions. The analysis runs once
-// per function and translation unit; the checks share the result.
+// per function and translation unit; the checks share the result. Callers
+// share the summaries of the functions they call the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,17 @@ namespace torchtidy {
 /// computed on first request.
 const DeviceFlowResult &deviceFlowOf(const clang::FunctionDecl *Function,
                                      clang::ASTContext &Ctx);
+
+/// The summary of a function defined in the current translation unit, for
+/// its callers; computed on first request. Null while that function's own
+/// summary is being computed (recursion) and past a nesting depth of
+/// MaxSummaryNesting, where callers fall back to assuming the worst.
+const FunctionSummary *
+deviceFlowSummaryOf(const clang::FunctionDecl *Definition,
+                    clang::ASTContext &Ctx);
+
+/// A chain of helpers calling helpers is summarised this deep, no deeper.
+constexpr unsigned MaxSummaryNesting = 8;
 
 /// Forgets every result. Called when a translation unit ends: its AST, and
 /// with it every pointer in the results, is about to be freed.

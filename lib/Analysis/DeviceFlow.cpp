@@ -48,10 +48,23 @@ bool sameStates(const State &A, const State &B) {
 
 } // namespace
 
-DeviceFlowResult DeviceFlowPass::run() {
+DeviceFlowPass::DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx,
+                               PassMode Mode)
+    : Function(Function), Ctx(Ctx), Mode(Mode),
+      Facts(Function->getBody(), Ctx) {
+  // Constructors build the parameters, on the host; every other method works
+  // on them wherever the module was moved.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+      Method && Method->isInstance() && !isa<CXXConstructorDecl>(Method) &&
+      !isa<CXXDestructorDecl>(Method) && isModuleClass(Method->getParent()))
+    ModuleOfMethod = Method->getParent();
+}
+
+std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
+  GaveUp = false;
   const Stmt *Body = Function->getBody();
   if (!Body || Function->isInvalidDecl() || Function->isDependentContext())
-    return Result;
+    return std::nullopt;
   CFG::BuildOptions Options;
   Options.AddInitializers = false;
   Options.AddImplicitDtors = false;
@@ -59,7 +72,7 @@ DeviceFlowResult DeviceFlowPass::run() {
   std::unique_ptr<CFG> Graph =
       CFG::buildCFG(Function, const_cast<Stmt *>(Body), &Ctx, Options);
   if (!Graph)
-    return Result;
+    return std::nullopt;
 
   PostOrderCFGView Order(Graph.get());
   ForwardDataflowWorklist Worklist(*Graph, &Order);
@@ -70,9 +83,8 @@ DeviceFlowResult DeviceFlowPass::run() {
   unsigned Budget = VisitsPerBlockCap * Graph->getNumBlockIDs() + 64;
   while (const CFGBlock *Block = Worklist.dequeue()) {
     if (Budget-- == 0) {
-      DeviceFlowResult GaveUp;
-      GaveUp.GaveUp = true;
-      return GaveUp;
+      GaveUp = true;
+      return std::nullopt;
     }
     State Out = *In[Block->getBlockID()];
     transferBlock(*Block, Out);
@@ -92,13 +104,38 @@ DeviceFlowResult DeviceFlowPass::run() {
     }
   }
 
-  Reporting = true;
+  Reporting = Mode == PassMode::Report;
+  FinalWalk = true;
   for (const CFGBlock *Block : *Graph)
     if (In[Block->getBlockID()]) {
       State S = *In[Block->getBlockID()];
       transferBlock(*Block, S);
     }
+  return std::move(In[Graph->getExit().getBlockID()]);
+}
+
+DeviceFlowResult DeviceFlowPass::run() {
+  bool GaveUp = false;
+  solve(GaveUp);
+  if (GaveUp) {
+    DeviceFlowResult Partial;
+    Partial.GaveUp = true;
+    return Partial;
+  }
   return std::move(Result);
+}
+
+FunctionSummary DeviceFlowPass::summarize() {
+  Summary.Result = AbstractValue(); // Joined over the returns, from bottom.
+  bool GaveUp = false;
+  std::optional<State> AtExit = solve(GaveUp);
+  if (GaveUp)
+    return FunctionSummary();
+  if (AtExit)
+    collectEffects(*AtExit);
+  if (Summary.Result.Where.State == Placement::Knowledge::Unset)
+    Summary.Result = AbstractValue::unknown();
+  return std::move(Summary);
 }
 
 void DeviceFlowPass::transferBlock(const CFGBlock &Block, State &S) {
@@ -114,8 +151,11 @@ void DeviceFlowPass::transferBlock(const CFGBlock &Block, State &S) {
         if (const auto *Var = dyn_cast<VarDecl>(D))
           transferDecl(Var);
     } else if (const auto *Return = dyn_cast<ReturnStmt>(St)) {
-      if (Return->getRetValue())
-        eval(Return->getRetValue());
+      if (!Return->getRetValue())
+        continue;
+      AbstractValue Returned = eval(Return->getRetValue());
+      if (FinalWalk && Mode == PassMode::Summarize)
+        Summary.Result = Summary.Result.join(Returned);
     } else if (const auto *E = dyn_cast<Expr>(St)) {
       eval(E);
     }
@@ -132,6 +172,20 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
         (*Current)[{Binding, nullptr}] = eval(Bound);
     return;
   }
+  // `Batch b{x.to(d), y};`: an aggregate's fields start as initialised.
+  if (const auto *Record = Var->getType()->getAsCXXRecordDecl();
+      Record && Var->getInit() && Record->getNumBases() == 0)
+    if (const auto *List =
+            dyn_cast<InitListExpr>(Var->getInit()->IgnoreImplicit())) {
+      unsigned Index = 0;
+      for (const FieldDecl *Field : Record->fields()) {
+        if (Index >= List->getNumInits())
+          break;
+        AbstractValue Value = eval(List->getInit(Index++));
+        if (classifyType(Field->getType()) != TorchValueKind::None)
+          (*Current)[{Var, Field}] = Value;
+      }
+    }
   if (classifyType(Var->getType()) == TorchValueKind::None)
     return;
   // Without an initializer (`torch::DeviceType type;`) nothing is known yet:
@@ -215,6 +269,8 @@ AbstractValue DeviceFlowPass::evalDeclRef(const DeclRefExpr *Ref) {
       V.Where.DeviceVar = D;
     return V;
   }
+  if (std::optional<AbstractValue> Entry = entryValue(D))
+    return *Entry;
   if (IsDeviceSpec) {
     AbstractValue V;
     if (isa<ParmVarDecl>(D)) {
@@ -239,9 +295,18 @@ AbstractValue DeviceFlowPass::evalDeclRef(const DeclRefExpr *Ref) {
 AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
   eval(Member->getBase());
   if (std::optional<StorageKey> Key = storageKeyOf(Member)) {
+    bool IsDeviceSpec = isDeviceSpecType(Key->second->getType());
     auto It = Current->find(*Key);
-    if (It != Current->end())
-      return It->second;
+    if (It != Current->end()) {
+      AbstractValue V = It->second;
+      // A device member names its device, like a device variable.
+      if (IsDeviceSpec && V.Where.isKnown())
+        V.Where.DeviceVar = Key->second;
+      return V;
+    }
+    if (!Key->first || IsDeviceSpec)
+      if (std::optional<AbstractValue> Entry = entryValue(Key->second))
+        return *Entry;
   }
   // Data loaders build their examples on the host.
   if (isBatchExampleType(Member->getBase()->getType()) &&
@@ -249,6 +314,7 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
     AbstractValue V;
     V.Where = Placement::host();
     V.Grad = GradHistory::None;
+    V.Memory = HostMemory::Pageable; // C++ data loaders never pin batches.
     std::optional<StorageKey> Key = storageKeyOf(Member);
     V.addOrigin({Origin::Kind::DataLoaderBatch, Member->getExprLoc(),
                  spelling(Member), "", "the CPU", Key ? Key->first : nullptr});
@@ -381,7 +447,15 @@ DeviceFlowResult analyzeDeviceFlow(const FunctionDecl *Function,
                                    ASTContext &Ctx) {
   if (!Function || !Function->hasBody())
     return {};
-  return detail::DeviceFlowPass(Function, Ctx).run();
+  return detail::DeviceFlowPass(Function, Ctx, detail::PassMode::Report).run();
+}
+
+FunctionSummary summarizeDeviceFlow(const FunctionDecl *Function,
+                                    ASTContext &Ctx) {
+  if (!Function || !Function->hasBody())
+    return {};
+  return detail::DeviceFlowPass(Function, Ctx, detail::PassMode::Summarize)
+      .summarize();
 }
 
 } // namespace torchtidy

@@ -17,6 +17,7 @@
 #include "clang/AST/Expr.h"
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace torchtidy {
@@ -73,19 +74,51 @@ struct HostSyncInLoop {
   Operand Tensor;
 };
 
+/// A `.to(device, /*non_blocking=*/true)` whose source is a host tensor in
+/// pageable memory: the copy is synchronous, whatever the flag says.
+struct NonBlockingFromPageable {
+  const clang::CallExpr *Call = nullptr;
+  const clang::Expr *NonBlocking = nullptr; ///< The `true` argument.
+  Operand Source;
+  std::string Target; ///< Where the copy goes: "'device'", "'cuda'".
+};
+
 struct DeviceFlowResult {
   std::vector<MixedDeviceSite> MixedSites;
   std::vector<DroppedMigration> DroppedMigrations;
   std::vector<RetainedGraphAccumulation> Accumulations;
   std::vector<HostSyncInLoop> HostSyncs;
+  std::vector<NonBlockingFromPageable> NonBlockingCopies;
   /// The iteration cap was hit; the function is reported as clean.
   bool GaveUp = false;
+};
+
+/// What a call to a function defined in this translation unit does to
+/// devices, stated in terms of its parameters so each call site can fill in
+/// its own arguments. A placement whose DeviceVar is one of the function's
+/// parameters, on any device, means "wherever that argument is".
+struct FunctionSummary {
+  /// The value returned, joined over every return statement.
+  AbstractValue Result = AbstractValue::unknown();
+  /// Storage the caller shares, as it is when the function returns:
+  /// parameters that are modules (shared handles, so `model->to(d)` in the
+  /// callee moves the caller's model) or tensors bound to non-const
+  /// references, and variables a lambda captured by reference (or modules it
+  /// captured by copy). Storage the function never changed is not listed.
+  std::vector<std::pair<const clang::ValueDecl *, AbstractValue>> Effects;
+  /// A method that may move the module it is called on: `to(d)` on `this`,
+  /// or `this` handed to code that may.
+  bool MovesObject = false;
 };
 
 /// Analyses one function definition. Never fails: code the model does not
 /// understand becomes "unknown" and produces no finding.
 DeviceFlowResult analyzeDeviceFlow(const clang::FunctionDecl *Function,
                                    clang::ASTContext &Ctx);
+
+/// Summarises one function definition for its callers. Reports nothing.
+FunctionSummary summarizeDeviceFlow(const clang::FunctionDecl *Function,
+                                    clang::ASTContext &Ctx);
 
 } // namespace torchtidy
 

@@ -28,6 +28,14 @@ static AbstractValue whereItRuns(llvm::ArrayRef<AbstractValue> Inputs) {
       if (!Input.Where.isDefinitelyHost())
         break;
     }
+  // A result computed from pageable inputs only is pageable, whether it is
+  // a view of one of them or a new tensor; a view of a pinned input would
+  // be pinned.
+  bool AllPageable =
+      !Inputs.empty() && llvm::all_of(Inputs, [](const AbstractValue &Input) {
+        return Input.Memory == HostMemory::Pageable;
+      });
+  V.Memory = AllPageable ? HostMemory::Pageable : HostMemory::Unknown;
   return V;
 }
 
@@ -110,9 +118,13 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
       recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
                          /*IsContainer=*/true);
     return AbstractValue::unknown();
-  default:
+  default: {
+    AbstractValue Returned;
+    if (applySummary(Call, ArgValues, Returned))
+      return Returned;
     forgetWhatCalleeMayChange(Call);
     return AbstractValue::unknown();
+  }
   }
 }
 
@@ -127,6 +139,9 @@ void DeviceFlowPass::forgetWhatCalleeMayChange(const CallExpr *Call) {
   const Expr *Object = callObject(Call);
   if (Object && isModuleType(Object->getType()))
     store(Object, AbstractValue::unknown());
+  noteObjectMayMove(Object);
+  for (const Expr *Arg : Call->arguments())
+    noteObjectMayMove(Arg);
   bool ObjectIsArgument = isa<CXXOperatorCallExpr>(Call) && Object;
   for (unsigned I = ObjectIsArgument ? 1 : 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
@@ -177,6 +192,20 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
     }
   }
   V.ZeroDim = V.ZeroDim || isScalarFactoryCall(Call);
+  // New tensors are in pageable host memory unless their options pin it. A
+  // *_like factory not told either way might follow its model tensor, so it
+  // is pageable only when that tensor is.
+  std::optional<bool> Pinned = requestsPinnedMemory(Call);
+  if (!Pinned)
+    V.Memory = HostMemory::Unknown;
+  else if (*Pinned)
+    V.Memory = HostMemory::Pinned;
+  else if (Kind == TorchCallKind::LikeFactory && !tensorOperands(Call).empty())
+    V.Memory = eval(tensorOperands(Call).front()).Memory == HostMemory::Pageable
+                   ? HostMemory::Pageable
+                   : HostMemory::Unknown;
+  else
+    V.Memory = HostMemory::Pageable;
   Origin::Kind OriginKind =
       Kind == TorchCallKind::FromBlob        ? Origin::Kind::FromBlob
       : Kind == TorchCallKind::TensorLiteral ? Origin::Kind::TensorLiteral
@@ -186,6 +215,25 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
   if (Facts.isInNoGradScope(Call))
     V.Grad = GradHistory::None;
   return V;
+}
+
+/// The host memory of a migration's result, should the result be on the
+/// host: the source itself (`.to()` returns it when nothing changes) or a
+/// host-side conversion of it, pageable when the source is; or a fresh copy
+/// back from a device, pageable unless the copy was non_blocking, which
+/// newer LibTorch versions make into pinned memory.
+static HostMemory migratedMemory(const AbstractValue &Source,
+                                 const Placement &Result, bool NonBlocking) {
+  std::optional<HostMemory> Memory;
+  auto Add = [&Memory](HostMemory M) {
+    Memory = Memory ? join(*Memory, M) : M;
+  };
+  if (Source.Where.mayBeOnHost() && Result.mayBeOnHost())
+    Add(Source.Memory == HostMemory::Pageable ? HostMemory::Pageable
+                                              : HostMemory::Unknown);
+  if (Source.Where.mayBeOffHost() && Result.mayBeOnHost())
+    Add(NonBlocking ? HostMemory::Unknown : HostMemory::Pageable);
+  return Memory.value_or(HostMemory::Unknown);
 }
 
 AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
@@ -217,6 +265,8 @@ AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
   }
   if (Facts.isInNoGradScope(Call))
     V.Grad = GradHistory::None;
+  V.Memory = migratedMemory(Source, V.Where, requestsNonBlocking(Call));
+  recordNonBlockingFromPageable(Call, Source, V.Where);
   // batch.data.to(d): how this batch's tensors are meant to travel.
   if (const Origin *FromBatch =
           Source.findOrigin(Origin::Kind::DataLoaderBatch);
@@ -251,6 +301,7 @@ AbstractValue DeviceFlowPass::evalModuleMigration(const CallExpr *Call) {
     eval(Arg);
   if (!Object)
     return AbstractValue::unknown();
+  noteObjectMayMove(Object);
   AbstractValue Module = eval(Object);
   llvm::StringRef Name = Call->getDirectCallee()->getName();
   Placement Target = Placement::unset();
@@ -338,6 +389,14 @@ AbstractValue DeviceFlowPass::evalOp(const CallExpr *Call, TorchCallKind Kind) {
       (!Values.empty() &&
        llvm::all_of(Values, [](const AbstractValue &X) { return X.ZeroDim; }));
   V.Grad = resultGrad(Call, Values);
+  // .pin_memory() pins; reductions, losses and arithmetic make new
+  // (pageable) tensors even from pinned ones; other ops keep what
+  // whereItRuns says (pageable only from pageable inputs).
+  if (isPinMemoryCall(Call))
+    V.Memory = HostMemory::Pinned;
+  else if (Kind == TorchCallKind::Reduction ||
+           Kind == TorchCallKind::LossFunction || allocatesNewTensor(Call))
+    V.Memory = HostMemory::Pageable;
 
   if (Kind == TorchCallKind::InPlaceAccumulate && !Operands.empty()) {
     // acc += x / acc.add_(x): acc keeps its device and shape, and gains x's

@@ -55,12 +55,23 @@ static bool isUnmovedInput(const AbstractValue &V) {
   }
 }
 
-/// The `.to(...)` call that put a value where it is, if one did.
-static const Origin *migrationOf(const AbstractValue &V) {
-  for (const Origin &O : V.Origins)
+std::optional<std::string>
+DeviceFlowPass::migrationOf(const AbstractValue &V) const {
+  for (const Origin &O : V.Origins) {
     if (O.K == Origin::Kind::Migration || O.K == Origin::Kind::ModuleMigration)
-      return &O;
-  return nullptr;
+      return O.Detail;
+    if (O.K == Origin::Kind::HelperResult ||
+        O.K == Origin::Kind::HelperEffect) {
+      // A helper moved it: its `.to(...)` is spelled with the helper's
+      // names. Spell one with the device variable this function passed.
+      const auto *Var = dyn_cast_or_null<VarDecl>(V.Where.DeviceVar);
+      if (Var && !V.Where.Devices.isOnlyHost() &&
+          (Var->hasGlobalStorage() || Var->getDeclContext() == Function))
+        return ".to(" + Var->getNameAsString() + ")";
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
 }
 
 void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
@@ -81,12 +92,12 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
   Site.Call = Call;
   Site.IsModuleCall = Stayed.IsModule || Other.IsModule;
   Site.OpName = CallName.str();
-  const Origin *Migration = migrationOf(Other.Value);
+  std::optional<std::string> Migration = migrationOf(Other.Value);
   if (Stayed.IsModule) {
     // A model left on the host meets inputs that were moved: move the model.
-    Site.MissingMigration = Migration ? Migration->Detail : std::string();
+    Site.MissingMigration = Migration.value_or(std::string());
   } else if (Migration && (Other.IsModule || isUnmovedInput(Stayed.Value))) {
-    Site.MissingMigration = Migration->Detail;
+    Site.MissingMigration = *Migration;
     // Prefer the way its own sibling travelled (batch.data.to(d, true)).
     if (const Origin *FromBatch =
             Stayed.Value.findOrigin(Origin::Kind::DataLoaderBatch);
@@ -163,6 +174,31 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
   Found.What = calleeDisplayName(Call);
   Found.Tensor = std::move(Tensor);
   Result.HostSyncs.push_back(std::move(Found));
+}
+
+void DeviceFlowPass::recordNonBlockingFromPageable(const CallExpr *Call,
+                                                   const AbstractValue &Source,
+                                                   const Placement &Target) {
+  if (!Reporting || !requestsNonBlocking(Call))
+    return;
+  // Only a source known to be on the host, in memory known to be pageable,
+  // makes the flag useless; a tensor parameter may well be pinned.
+  if (!Source.Where.isDefinitelyHost() || Source.Memory != HostMemory::Pageable)
+    return;
+  if (!Target.isKnown() || Target.isDefinitelyHost())
+    return;
+  const Expr *Object = callObject(Call);
+  // `x.to(d, true);` alone is reported as a discarded result.
+  if (!Object || Facts.isDiscardedValue(Call))
+    return;
+  if (!ReportedSites.insert(Call).second)
+    return;
+  NonBlockingFromPageable Found;
+  Found.Call = Call;
+  Found.NonBlocking = nonBlockingArgument(Call);
+  Found.Source = operandFor(Object);
+  Found.Target = Target.describe();
+  Result.NonBlockingCopies.push_back(std::move(Found));
 }
 
 } // namespace detail

@@ -3,8 +3,10 @@
 //
 // Private to lib/Analysis: the pass object whose implementation is split
 // over DeviceFlow.cpp (fixpoint, transfer, expressions), DeviceFlowCalls.cpp
-// (what calls do to values) and DeviceFlowFindings.cpp (sites for the
-// checks). Checks use DeviceFlow.h only.
+// (what calls do to values), DeviceFlowSummaries.cpp (calls into functions
+// of the same TU, and what a function knows on entry) and
+// DeviceFlowFindings.cpp (sites for the checks). Checks use DeviceFlow.h
+// only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,14 +44,24 @@ constexpr unsigned VisitsPerBlockCap = 32;
 /// Expression nesting deeper than this evaluates to "unknown".
 constexpr unsigned MaxEvalDepth = 256;
 
+/// Report: find the sites in one function for the checks. Summarize: say
+/// what the function does for its callers (DeviceFlow.h, FunctionSummary),
+/// with its parameters standing for the caller's arguments.
+enum class PassMode { Report, Summarize };
+
 class DeviceFlowPass {
 public:
-  DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx)
-      : Function(Function), Ctx(Ctx), Facts(Function->getBody(), Ctx) {}
+  DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx, PassMode Mode);
 
   DeviceFlowResult run();
+  FunctionSummary summarize();
 
 private:
+  /// Iterates to the fixpoint, then walks every block once more with
+  /// FinalWalk set. Returns the state at the function's exit, if reached, or
+  /// nothing when the iteration cap was hit.
+  std::optional<State> solve(bool &GaveUp);
+
   // Transfer.
   void transferBlock(const CFGBlock &Block, State &S);
   void transferDecl(const VarDecl *Var);
@@ -71,6 +83,24 @@ private:
                                const Expr *Site);
   void store(const Expr *Target, const AbstractValue &Value);
 
+  // Summaries (DeviceFlowSummaries.cpp).
+  /// Where a parameter, or a field of `this`, is before the function assigns
+  /// it, when the function's kind says so; unknown otherwise.
+  std::optional<AbstractValue> entryValue(const ValueDecl *D) const;
+  /// The effect of a call to a function defined in this TU, through its
+  /// summary. False when there is none: then the caller assumes the worst.
+  bool applySummary(const CallExpr *Call, llvm::ArrayRef<AbstractValue> Args,
+                    AbstractValue &Result);
+  /// A callee's value with its parameters replaced by this call's arguments.
+  /// ExplainedByCallee: its history is the callee's, not an argument's.
+  AbstractValue instantiate(const AbstractValue &CalleeValue,
+                            const FunctionDecl *Callee, const CallExpr *Call,
+                            llvm::ArrayRef<AbstractValue> Args,
+                            bool &ExplainedByCallee);
+  void collectEffects(const State &AtExit);
+  /// Summarising a method: E, if it is `this` or `*this`, may be moved.
+  void noteObjectMayMove(const Expr *E);
+
   // Findings.
   void checkOperands(const CallExpr *Call, llvm::StringRef CallName,
                      llvm::ArrayRef<Operand> Operands, const Operand *Module);
@@ -79,8 +109,14 @@ private:
   void recordAccumulation(const Expr *Site, const Expr *Accumulator,
                           const Expr *Added, bool IsContainer);
   void recordHostSync(const CallExpr *Call);
+  void recordNonBlockingFromPageable(const CallExpr *Call,
+                                     const AbstractValue &Source,
+                                     const Placement &Target);
 
   // Helpers.
+  /// The `.to(...)` that put a value where it is, as this function can
+  /// spell it, if one did.
+  std::optional<std::string> migrationOf(const AbstractValue &V) const;
   Operand operandFor(const Expr *E);
   GradHistory resultGrad(const Stmt *Site,
                          llvm::ArrayRef<AbstractValue> Inputs) const;
@@ -90,7 +126,13 @@ private:
 
   const FunctionDecl *Function;
   ASTContext &Ctx;
+  PassMode Mode;
   FunctionFacts Facts;
+  /// Set when Function is a method of a Module subclass (not a constructor):
+  /// its tensor parameters and fields are on the module's device.
+  const clang::CXXRecordDecl *ModuleOfMethod = nullptr;
+  bool FinalWalk = false;
+  FunctionSummary Summary;
   State *Current = nullptr;
   llvm::DenseMap<const Expr *, AbstractValue> Memo;
   unsigned Depth = 0;

@@ -2,6 +2,7 @@
 
 #include "Analysis/Placement.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
@@ -88,11 +89,27 @@ Placement Placement::join(const Placement &Other) const {
             DeviceVar == Other.DeviceVar ? DeviceVar : nullptr);
 }
 
+bool Placement::mayBeOnHost() const {
+  if (!isKnown() || Devices.isAny())
+    return true;
+  return llvm::any_of(Devices.devices(),
+                      [](const Device &D) { return D.isHost(); });
+}
+
+bool Placement::mayBeOffHost() const {
+  if (!isKnown() || Devices.isAny())
+    return true;
+  return llvm::any_of(Devices.devices(),
+                      [](const Device &D) { return !D.isHost(); });
+}
+
 std::string Placement::describe() const {
   if (!isKnown())
     return "an unknown device";
   if (DeviceVar && !Devices.isOnlyHost())
-    return "'" + DeviceVar->getNameAsString() + "'";
+    return llvm::isa<clang::CXXRecordDecl>(DeviceVar)
+               ? "the module's device"
+               : "'" + DeviceVar->getNameAsString() + "'";
   return Devices.describe();
 }
 
@@ -128,6 +145,10 @@ GradHistory join(GradHistory A, GradHistory B) {
   return GradHistory::Unknown;
 }
 
+HostMemory join(HostMemory A, HostMemory B) {
+  return A == B ? A : HostMemory::Unknown;
+}
+
 AbstractValue &AbstractValue::addOrigin(Origin O) {
   llvm::erase(Origins, O); // Loops revisit the same step; keep it once.
   Origins.insert(Origins.begin(), std::move(O));
@@ -147,12 +168,16 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
   AbstractValue Result;
   Result.Where = Where.join(Other.Where);
   // An unset side has not happened yet on its path; it says nothing.
-  if (Where.State == Placement::Knowledge::Unset)
+  if (Where.State == Placement::Knowledge::Unset) {
     Result.ZeroDim = Other.ZeroDim;
-  else if (Other.Where.State == Placement::Knowledge::Unset)
+    Result.Memory = Other.Memory;
+  } else if (Other.Where.State == Placement::Knowledge::Unset) {
     Result.ZeroDim = ZeroDim;
-  else
+    Result.Memory = Memory;
+  } else {
     Result.ZeroDim = ZeroDim && Other.ZeroDim;
+    Result.Memory = torchtidy::join(Memory, Other.Memory);
+  }
   Result.Grad = torchtidy::join(Grad, Other.Grad);
   // Lead with the history of the side that may be off the host: that is the
   // side a diagnostic has to explain.
@@ -170,7 +195,7 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
 
 bool AbstractValue::operator==(const AbstractValue &O) const {
   return Where == O.Where && ZeroDim == O.ZeroDim && Grad == O.Grad &&
-         Origins == O.Origins;
+         Memory == O.Memory && Origins == O.Origins;
 }
 
 } // namespace torchtidy

@@ -83,8 +83,11 @@ struct Placement {
   };
   Knowledge State = Knowledge::Unset;
   DeviceSet Devices;
-  /// The torch::Device / DeviceType variable that placed the value.
-  const clang::ValueDecl *DeviceVar = nullptr;
+  /// What chose the device, when a name did: the torch::Device / DeviceType
+  /// variable the value was placed with, or, inside the methods of a Module,
+  /// the module class: its parameters, and the inputs its callers must pass,
+  /// are on "the module's device", wherever that is at run time.
+  const clang::NamedDecl *DeviceVar = nullptr;
 
   static Placement unset() { return {}; }
   static Placement unknown() {
@@ -93,7 +96,7 @@ struct Placement {
     return P;
   }
   static Placement on(DeviceSet Devices,
-                      const clang::ValueDecl *DeviceVar = nullptr) {
+                      const clang::NamedDecl *DeviceVar = nullptr) {
     Placement P;
     P.State = Knowledge::Known;
     P.Devices = std::move(Devices);
@@ -104,6 +107,11 @@ struct Placement {
 
   bool isKnown() const { return State == Knowledge::Known; }
   bool isDefinitelyHost() const { return isKnown() && Devices.isOnlyHost(); }
+  /// Whether the value is, or may be, on the host on some path. A value
+  /// whose placement is not known may be anywhere.
+  bool mayBeOnHost() const;
+  /// Whether the value is, or may be, off the host on some path.
+  bool mayBeOffHost() const;
 
   Placement join(const Placement &Other) const;
   bool operator==(const Placement &O) const {
@@ -111,7 +119,8 @@ struct Placement {
   }
   bool operator!=(const Placement &O) const { return !(*this == O); }
 
-  /// "the CPU", "'device'", "'cuda:1'", "'cpu' or 'cuda'".
+  /// "the CPU", "'device'", "'cuda:1'", "'cpu' or 'cuda'", "the module's
+  /// device".
   std::string describe() const;
 };
 
@@ -124,6 +133,18 @@ bool mayConflict(const Placement &A, const Placement &B);
 /// Whether a tensor carries autograd history (so keeping it keeps its graph).
 enum class GradHistory { Unknown, None, Carries };
 GradHistory join(GradHistory A, GradHistory B);
+
+/// What kind of host memory a tensor's data is in, should it be on the host.
+/// Only pinned (page-locked) memory lets a copy to a device run
+/// asynchronously; from pageable memory the copy is synchronous.
+enum class HostMemory {
+  Unknown,  ///< Not said by the step that made the value, or differs
+            ///< between paths. Never reported.
+  Pageable, ///< Ordinary memory: factories, batches, op results, .cpu().
+  Pinned,   ///< .pin_memory(), or options with pinned_memory(true).
+};
+/// Equal sides agree; anything else is Unknown.
+HostMemory join(HostMemory A, HostMemory B);
 
 /// Why a value is where it is: one step of its history, shown as a note.
 struct Origin {
@@ -138,6 +159,12 @@ struct Origin {
     ModuleMigration,    ///< model->to(d): moved in place.
     ModuleOutput,       ///< The result of a module call.
     DroppedMigration,   ///< `x.to(d);` whose result was thrown away.
+    /// Returned by a function of this TU; the steps after it (older) are
+    /// inside that function. Subject: the call as written.
+    HelperResult,
+    /// Changed by a function of this TU it was passed to (or a lambda that
+    /// captured it by reference). Subject: the argument, Detail: the call.
+    HelperEffect,
   };
   Kind K;
   clang::SourceLocation Loc;
@@ -162,6 +189,9 @@ struct AbstractValue {
   /// Definitely 0-dim. A 0-dim CPU tensor may meet tensors on any device.
   bool ZeroDim = false;
   GradHistory Grad = GradHistory::Unknown;
+  /// The kind of host memory the data is in, as the step that made the value
+  /// says.
+  HostMemory Memory = HostMemory::Unknown;
   /// Most recent first; at most MaxOrigins.
   llvm::SmallVector<Origin, 3> Origins;
   static constexpr unsigned MaxOrigins = 3;

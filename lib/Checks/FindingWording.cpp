@@ -37,6 +37,10 @@ std::string reasonFor(const AbstractValue &Value) {
     return "output of '" + O.Subject + "'";
   case Origin::Kind::DroppedMigration:
     return "its '" + O.Detail + "' result was discarded";
+  case Origin::Kind::HelperResult:
+    return "returned by '" + O.Subject + "'";
+  case Origin::Kind::HelperEffect:
+    return "placed by '" + O.Detail + "'";
   }
   return "";
 }
@@ -69,6 +73,10 @@ static std::string noteFor(const Origin &O) {
     return "output of '" + O.Subject + "', on " + O.DeviceWords;
   case Origin::Kind::DroppedMigration:
     return "the result of '" + O.Subject + O.Detail + "' is discarded here";
+  case Origin::Kind::HelperResult:
+    return "'" + O.Subject + "' returns it on " + O.DeviceWords;
+  case Origin::Kind::HelperEffect:
+    return "'" + O.Detail + "' leaves '" + O.Subject + "' on " + O.DeviceWords;
   }
   return "";
 }

@@ -145,6 +145,11 @@ TorchCallKind classifyCall(const clang::CallExpr *Call);
 /// through `holder->` (operator-> of ModuleHolder and shared_ptr) and `*`.
 const clang::Expr *callObject(const clang::CallExpr *Call);
 
+/// The index of the call argument bound to the callee's first parameter: 1
+/// in a member operator call (`closure(x)`: argument 0 is the object), else
+/// 0.
+unsigned firstParameterArgument(const clang::CallExpr *Call);
+
 /// The arguments of a call that carry tensors, in source order (the object of
 /// a method call first). TensorList arguments (`torch::cat({a, b})`) are
 /// flattened into their element expressions.
@@ -157,6 +162,34 @@ const clang::Expr *deviceArgument(const clang::CallExpr *Call);
 
 /// For tensor.to(other): the tensor whose device is copied.
 const clang::Expr *deviceSourceTensorArgument(const clang::CallExpr *Call);
+
+/// The argument bound to the callee's `non_blocking` parameter, found by the
+/// parameter's name so that every overload of `.to()` (and `copy_()`) is
+/// covered wherever the flag sits. Null when the callee has no such
+/// parameter; a CXXDefaultArgExpr when the call leaves the default (false).
+const clang::Expr *nonBlockingArgument(const clang::CallExpr *Call);
+
+/// Whether the call asks for an asynchronous copy: its non_blocking argument
+/// is written as `true`.
+bool requestsNonBlocking(const clang::CallExpr *Call);
+
+/// `x.pin_memory()` / `at::_pin_memory(x)`: the tensor's data in pinned
+/// (page-locked) host memory, the only host memory that a non_blocking copy
+/// to a device can overlap with.
+bool isPinMemoryCall(const clang::CallExpr *Call);
+
+/// What a tensor-creating call (factory, from_blob, torch::tensor) says about
+/// pinned host memory: true when its TensorOptions set `.pinned_memory(true)`
+/// (or its `pin_memory` argument is `true`); false when every option it gets
+/// is visible and none pins, which leaves LibTorch's default, pageable
+/// memory; std::nullopt when the options come from where the model cannot see
+/// (a parameter, a variable that may change, a call).
+std::optional<bool> requestsPinnedMemory(const clang::CallExpr *Factory);
+
+/// An op that always returns a new tensor, never one of its operands or a
+/// view of one: arithmetic and comparison operators, clone(), cat(),
+/// matmul(). Used where a view of a pinned tensor would still be pinned.
+bool allocatesNewTensor(const clang::CallExpr *Call);
 
 /// Whether `torch::tensor(x)` makes a 0-dim tensor: a single arithmetic value,
 /// not a braced list.

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/DeviceFlow.h"
+#include "Analysis/AnalysisContext.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -55,9 +56,12 @@ using c10::kCUDA;
 
 struct Analysed {
   std::unique_ptr<ASTUnit> Unit;
+  const FunctionDecl *F = nullptr;
   DeviceFlowResult Result;
+  FunctionSummary Summary;
 };
 
+/// Parses the code and runs both passes on its function `f`.
 Analysed analyse(const std::string &Code) {
   Analysed A;
   A.Unit = tooling::buildASTFromCodeWithArgs(std::string(MiniTorch) + Code,
@@ -67,9 +71,21 @@ Analysed analyse(const std::string &Code) {
   auto Matches =
       match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
   EXPECT_EQ(Matches.size(), 1u);
-  if (!Matches.empty())
-    A.Result = analyzeDeviceFlow(Matches[0].getNodeAs<FunctionDecl>("f"), Ctx);
+  if (!Matches.empty()) {
+    A.F = Matches[0].getNodeAs<FunctionDecl>("f");
+    A.Result = analyzeDeviceFlow(A.F, Ctx);
+    A.Summary = summarizeDeviceFlow(A.F, Ctx);
+  }
+  // The next test's AST may reuse this one's addresses.
+  forgetDeviceFlowResults();
   return A;
+}
+
+/// Whether the summary says "wherever parameter Index's argument is".
+bool followsParameter(const AbstractValue &V, const FunctionDecl *F,
+                      unsigned Index) {
+  return V.Where.isKnown() && V.Where.Devices.isAny() &&
+         V.Where.DeviceVar == F->getParamDecl(Index);
 }
 
 TEST(DeviceFlowTest, HostAndCudaOperandsMix) {
@@ -172,6 +188,70 @@ TEST(DeviceFlowTest, DeepExpressionChainsNeitherCrashNorLosePrecision) {
   // The CFG lists every partial sum before its parent, so the memoised walk
   // never recurses deeply and the host sum still meets the CUDA tensor.
   EXPECT_EQ(A.Result.MixedSites.size(), 1u);
+}
+
+TEST(FunctionSummaryTest, ResultFollowsTheArgumentItIsComputedFrom) {
+  Analysed A = analyse(R"cpp(
+    torch::Tensor f(int n, const torch::Tensor &x) { return x * x + x; })cpp");
+  EXPECT_TRUE(followsParameter(A.Summary.Result, A.F, 1));
+  EXPECT_TRUE(A.Summary.Effects.empty());
+}
+
+TEST(FunctionSummaryTest, ResultOnADeviceParameterOrTheHost) {
+  Analysed Moved = analyse(R"cpp(
+    torch::Tensor f(torch::Tensor x, torch::Device d) { return x.to(d); })cpp");
+  EXPECT_TRUE(followsParameter(Moved.Summary.Result, Moved.F, 1));
+  Analysed Host = analyse(R"cpp(
+    torch::Tensor f(torch::Device d) { return torch::ones(3); })cpp");
+  EXPECT_TRUE(Host.Summary.Result.Where.isDefinitelyHost());
+}
+
+TEST(FunctionSummaryTest, OnlyStorageTheCallerSharesIsAnEffect) {
+  Analysed A = analyse(R"cpp(
+    void f(torch::Tensor &shared, torch::Tensor copy, const torch::Tensor &in,
+           torch::Device d) {
+      shared = shared.to(d);
+      copy = copy.to(d);
+    })cpp");
+  ASSERT_EQ(A.Summary.Effects.size(), 1u);
+  EXPECT_EQ(A.Summary.Effects[0].first, A.F->getParamDecl(0));
+  EXPECT_TRUE(followsParameter(A.Summary.Effects[0].second, A.F, 3));
+}
+
+TEST(FunctionSummaryTest, PathsThatDisagreeAreUnknownNotGuessed) {
+  Analysed A = analyse(R"cpp(
+    torch::Tensor f(const torch::Tensor &x, torch::Device d, bool b) {
+      if (b)
+        return x;
+      return x.to(d);
+    })cpp");
+  // Wherever x is, or on d: nothing the caller can name.
+  EXPECT_FALSE(followsParameter(A.Summary.Result, A.F, 0));
+  EXPECT_FALSE(followsParameter(A.Summary.Result, A.F, 1));
+}
+
+TEST(FunctionSummaryTest, RecursionEndsInUnknown) {
+  Analysed A = analyse(R"cpp(
+    torch::Tensor f(const torch::Tensor &x, int n) {
+      return n == 0 ? torch::ones(3) : f(x, n - 1);
+    })cpp");
+  EXPECT_FALSE(A.Summary.Result.Where.isKnown());
+}
+
+TEST(FunctionSummaryTest, CallersUseTheCalleesSummary) {
+  Analysed A = analyse(R"cpp(
+    torch::Tensor onDevice(const torch::Tensor &x, torch::Device d) {
+      return x.to(d);
+    }
+    torch::Tensor host(const torch::Tensor &x) { return x.cpu(); }
+    void f(torch::Device device) {
+      auto x = torch::ones(3);
+      auto fine = onDevice(x, device) + torch::ones(3, device);
+      auto mixed = host(onDevice(x, device)) + torch::ones(3, device);
+    })cpp");
+  ASSERT_EQ(A.Result.MixedSites.size(), 1u);
+  EXPECT_EQ(A.Result.MixedSites[0].Stayed.Spelling,
+            "host(onDevice(x, device))");
 }
 
 } // namespace

@@ -130,4 +130,22 @@ TEST(AbstractValueTest, OriginsAreCappedAndNotRepeated) {
   EXPECT_EQ(V.Origins.front().Loc.getRawEncoding(), 3u);
 }
 
+TEST(HostMemoryTest, PathsThatDisagreeAreUnknown) {
+  EXPECT_EQ(join(HostMemory::Pinned, HostMemory::Pinned), HostMemory::Pinned);
+  EXPECT_EQ(join(HostMemory::Pageable, HostMemory::Pinned),
+            HostMemory::Unknown);
+  EXPECT_EQ(join(HostMemory::Unknown, HostMemory::Pageable),
+            HostMemory::Unknown);
+  AbstractValue Pageable;
+  Pageable.Where = Placement::host();
+  Pageable.Memory = HostMemory::Pageable;
+  AbstractValue Pinned = Pageable;
+  Pinned.Memory = HostMemory::Pinned;
+  EXPECT_EQ(Pageable.join(Pinned).Memory, HostMemory::Unknown);
+  EXPECT_EQ(Pageable.join(Pageable).Memory, HostMemory::Pageable);
+  // A path where the tensor is not assigned yet says nothing.
+  EXPECT_EQ(AbstractValue().join(Pinned).Memory, HostMemory::Pinned);
+  EXPECT_NE(Pageable.join(Pinned), Pageable);
+}
+
 } // namespace

@@ -11,6 +11,7 @@
 #include "Checks/LoopInvariantTransferCheck.h"
 #include "Checks/MissingTargetMigrationCheck.h"
 #include "Checks/MixedDeviceOperandsCheck.h"
+#include "Checks/NonBlockingWithoutPinnedMemoryCheck.h"
 #include "Checks/TransferInDatasetCheck.h"
 #include "Checks/UncheckedCudaCheck.h"
 #include "Checks/UnregisteredModuleMemberCheck.h"
