@@ -400,15 +400,16 @@ void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {
 }
 
 std::string DeviceFlowPass::spelling(const Expr *E) const {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  llvm::StringRef Text =
-      Range.isValid() ? Lexer::getSourceText(Range, SM, Ctx.getLangOpts())
-                      : llvm::StringRef();
+  std::string Text = writtenText(E->getSourceRange(), Ctx);
+  if (Text.empty()) {
+    // Put together from a macro and its arguments: as clang prints it.
+    llvm::raw_string_ostream Printed(Text);
+    PrintingPolicy Policy(Ctx.getLangOpts());
+    Policy.SuppressImplicitBase = true;
+    E->printPretty(Printed, nullptr, Policy);
+  }
   std::string Flat;
-  for (char C : Text.trim()) {
+  for (char C : llvm::StringRef(Text).trim()) {
     if (C == '\n' || C == '\t' || C == '\r')
       C = ' ';
     if (C == ' ' && !Flat.empty() && Flat.back() == ' ')
@@ -430,15 +431,9 @@ std::string DeviceFlowPass::callSuffix(const CallExpr *Call) const {
       Explicit.push_back(Arg);
   if (Explicit.empty())
     return "." + Name + "()";
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(Explicit.front()->getBeginLoc(),
-                                     Explicit.back()->getEndLoc()),
-      SM, Ctx.getLangOpts());
-  llvm::StringRef Args =
-      Range.isValid() ? Lexer::getSourceText(Range, SM, Ctx.getLangOpts())
-                      : llvm::StringRef();
-  return "." + Name + "(" + Args.str() + ")";
+  std::string Args = writtenText(
+      {Explicit.front()->getBeginLoc(), Explicit.back()->getEndLoc()}, Ctx);
+  return "." + Name + "(" + Args + ")";
 }
 
 } // namespace detail

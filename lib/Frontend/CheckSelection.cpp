@@ -30,6 +30,10 @@ makeOptionsProvider(std::optional<CheckLevel> ExplicitLevel,
                     llvm::StringRef Checks) {
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = checkGlobsForLevel(CheckLevel::Bug);
+  // A bug in the project's own header is a finding, whatever the LLVM
+  // version's default (clang-tidy 19 hides header findings, 22 shows them);
+  // system headers are never reported. A .clang-tidy HeaderFilterRegex wins.
+  Defaults.HeaderFilterRegex = ".*";
   ClangTidyOptions Overrides;
   std::string Globs;
   if (ExplicitLevel)

@@ -32,7 +32,9 @@ std::string checkGlobsForLevel(CheckLevel Level);
 /// .clang-tidy file may override; an ExplicitLevel (given on the command
 /// line) and then Checks are applied after .clang-tidy. clang's own
 /// diagnostics and analyzer checks never run: torchtidy reports only its
-/// checks (compiler errors are reported regardless).
+/// checks (compiler errors are reported regardless). Findings in the
+/// project's own headers are reported on every LLVM version unless
+/// .clang-tidy sets HeaderFilterRegex.
 std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>
 makeOptionsProvider(std::optional<CheckLevel> ExplicitLevel,
                     llvm::StringRef Checks);

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/AST/TemplateBase.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -924,19 +925,38 @@ std::string calleeDisplayName(const CallExpr *Call) {
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee);
       Ref && Ref->hasQualifier()) {
-    const ASTContext &Ctx = FD->getASTContext();
-    CharSourceRange Range = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(Ref->getQualifierLoc().getBeginLoc(),
-                                       Ref->getNameInfo().getEndLoc()),
-        Ctx.getSourceManager(), Ctx.getLangOpts());
-    llvm::StringRef Text =
-        Range.isValid() ? Lexer::getSourceText(Range, Ctx.getSourceManager(),
-                                               Ctx.getLangOpts())
-                        : llvm::StringRef();
-    if (!Text.empty() && !Text.contains('\n'))
-      return Text.str();
+    std::string Text = writtenText(
+        {Ref->getQualifierLoc().getBeginLoc(), Ref->getNameInfo().getEndLoc()},
+        FD->getASTContext());
+    if (!Text.empty() && Text.find('\n') == std::string::npos)
+      return Text;
   }
   return Name;
+}
+
+std::string writtenText(SourceRange Range, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &Lang = Ctx.getLangOpts();
+  CharSourceRange InFile =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Range), SM, Lang);
+  if (InFile.isValid())
+    return Lexer::getSourceText(InFile, SM, Lang).str();
+  // Written inside one macro's definition (or one argument): the text there.
+  // Both ends must come from the same expansion, or the text between their
+  // spellings would be whatever lies between two definitions.
+  if (!Range.getBegin().isMacroID() || !Range.getEnd().isMacroID() ||
+      SM.getImmediateExpansionRange(Range.getBegin()).getBegin() !=
+          SM.getImmediateExpansionRange(Range.getEnd()).getBegin())
+    return "";
+  SourceLocation Begin = SM.getSpellingLoc(Range.getBegin());
+  SourceLocation End = SM.getSpellingLoc(Range.getEnd());
+  if (Begin.isInvalid() || End.isInvalid() ||
+      SM.getFileID(Begin) != SM.getFileID(End) ||
+      SM.isBeforeInTranslationUnit(End, Begin))
+    return "";
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, End), SM,
+                              Lang)
+      .str();
 }
 
 const Expr *ignoreValuePreserving(const Expr *E) {

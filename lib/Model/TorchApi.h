@@ -14,6 +14,7 @@
 #ifndef TORCHTIDY_MODEL_TORCHAPI_H
 #define TORCHTIDY_MODEL_TORCHAPI_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -198,6 +199,11 @@ bool isScalarTensorLiteral(const clang::CallExpr *Call);
 /// A short name for a LibTorch callee as users write it ("torch::randn",
 /// "+", "forward").
 std::string calleeDisplayName(const clang::CallExpr *Call);
+
+/// The source text of a range as written: in the file, or, for code that
+/// comes from one macro definition or argument, there. Empty when the range
+/// is split between several (a macro body around a macro argument).
+std::string writtenText(clang::SourceRange Range, const clang::ASTContext &Ctx);
 
 /// Strips what does not change the value: parens, implicit casts, temporaries,
 /// copies and moves of the same type, std::move.

@@ -23,13 +23,6 @@ const CheckDocumentation Documentation[] = {
 #include "CheckDocs.inc"
 };
 
-const char *documentationOf(llvm::StringRef Check) {
-  for (const CheckDocumentation &Doc : Documentation)
-    if (Check == Doc.Name)
-      return Doc.Markdown;
-  return "";
-}
-
 const CheckInfo *findCheck(llvm::StringRef Name) {
   for (const CheckInfo &Check : AllChecks)
     if (Name == Check.Name)
@@ -79,6 +72,13 @@ std::string levelOf(const Finding &F) {
 }
 
 } // namespace
+
+const char *documentationOf(llvm::StringRef Check) {
+  for (const CheckDocumentation &Doc : Documentation)
+    if (Check == Doc.Name)
+      return Doc.Markdown;
+  return "";
+}
 
 void writeJson(const std::vector<Finding> &Findings, llvm::raw_ostream &OS) {
   LineTable Lines;

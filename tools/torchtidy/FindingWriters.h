@@ -14,6 +14,10 @@
 
 namespace torchtidy {
 
+/// The check's page, docs/checks/<check>.md, as embedded at build time; ""
+/// for a name without a page.
+const char *documentationOf(llvm::StringRef Check);
+
 /// {"version": ..., "findings": [{check, level, file, line, column, message,
 /// notes: [...], fixes: [...]}]}
 void writeJson(const std::vector<Finding> &Findings, llvm::raw_ostream &OS);

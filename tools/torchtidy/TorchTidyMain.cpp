@@ -3,7 +3,8 @@
 //   torchtidy [options] [<file>...] [-- <compiler flags>]
 //
 // Lints files (or every file of the compilation database) with the libtorch
-// checks, and finds the clang-tidy module (--print-plugin-path). Exit codes:
+// checks, finds the clang-tidy module (--print-plugin-path) and prints a
+// check's page (--explain). Exit codes:
 // 0 no findings, 1 findings, 2 usage or input errors (including a translation
 // unit clang could not parse; the other files are still linted).
 //
@@ -18,6 +19,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
@@ -83,6 +85,9 @@ cl::opt<bool> CacheStats("cache-stats",
 cl::opt<bool> ListChecks("list-checks",
                          cl::desc("list every check: name, level, summary"),
                          cl::cat(Category));
+cl::opt<std::string> Explain("explain",
+                             cl::desc("print the check's documentation page"),
+                             cl::value_desc("check"), cl::cat(Category));
 cl::opt<std::string> PrintPluginPath(
     "print-plugin-path", cl::ValueOptional,
     cl::desc("print the clang-tidy module built for this LLVM version; "
@@ -153,6 +158,29 @@ std::string toolIdentity(const char *Argv0) {
   return Identity;
 }
 
+/// Why the compile_commands.json in the build directory does not load, if
+/// there is one that does not: unreadable, not JSON, not a list of commands.
+std::optional<std::string>
+unloadableDatabase(const std::optional<std::string> &BuildDir) {
+  if (!BuildDir)
+    return std::nullopt;
+  llvm::SmallString<256> Json(*BuildDir);
+  llvm::sys::path::append(Json, "compile_commands.json");
+  if (!llvm::sys::fs::exists(Json))
+    return std::nullopt;
+  std::string Error;
+  if (tooling::JSONCompilationDatabase::loadFromFile(
+          Json, Error, tooling::JSONCommandLineSyntax::AutoDetect))
+    return std::nullopt;
+  uint64_t Size = 0;
+  if (!llvm::sys::fs::file_size(Json, Size) && Size == 0)
+    Error = "the file is empty";
+  else if (Error.empty())
+    Error = "not a list of compile commands";
+  return "cannot use '" + std::string(Json) +
+         "': " + llvm::StringRef(Error).trim().split('\n').first.str();
+}
+
 /// The database: `--` flags, -p <dir>, or found upward from the first file
 /// (or the current directory), as clang tools do.
 std::unique_ptr<tooling::CompilationDatabase>
@@ -218,6 +246,18 @@ int main(int Argc, const char **Argv) {
                    << Check.Summary << "\n";
     return NoFindings;
   }
+  if (Explain.getNumOccurrences()) {
+    // The page embedded for SARIF help (docs/checks/<check>.md), so it
+    // matches this binary's checks even where no docs are installed.
+    llvm::StringRef Page = torchtidy::documentationOf(Explain);
+    if (Page.empty())
+      return fail("no check named '" + Explain +
+                  "' (torchtidy --list-checks lists them)");
+    llvm::outs() << Page;
+    if (!Page.ends_with("\n"))
+      llvm::outs() << "\n";
+    return NoFindings;
+  }
   if (PrintPluginPath.getNumOccurrences()) {
     llvm::StringRef Kind = PrintPluginPath;
     if (!Kind.empty() && Kind != "clang-tidy" && Kind != "clang")
@@ -241,10 +281,14 @@ int main(int Argc, const char **Argv) {
   std::string DatabaseError;
   std::unique_ptr<tooling::CompilationDatabase> Database =
       loadDatabase(std::move(FromDashDash), DatabaseError);
-  if (!Database)
+  if (!Database) {
+    // There is one, but it does not load: say why, not that there is none.
+    if (std::optional<std::string> Broken = unloadableDatabase(BuildDir))
+      return fail(*Broken);
     return fail("no compilation database: " +
                 llvm::StringRef(DatabaseError).trim().split('\n').first +
                 " (pass -p <build-dir>, or flags after --)");
+  }
   tooling::ArgumentsAdjustingCompilations Adjusted(std::move(Database));
   Adjusted.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
       std::vector<std::string>(ExtraArgsBefore.begin(), ExtraArgsBefore.end()),
@@ -262,8 +306,14 @@ int main(int Argc, const char **Argv) {
   // what the build compiles, so an unlisted file is an input error.
   std::vector<std::string> Listed = Adjusted.getAllFiles();
   llvm::StringSet<> ListedPaths;
-  for (const std::string &File : Listed)
+  for (const std::string &File : Listed) {
+    // A relative "directory" leaves its files nowhere in particular.
+    if (!llvm::sys::path::is_absolute(File))
+      return fail("the compilation database lists '" + File +
+                  "' under a relative directory; its \"directory\" entries "
+                  "must be absolute paths");
     ListedPaths.insert(realPath(File));
+  }
   for (const std::string &File : Inputs)
     if (Adjusted.getCompileCommands(File).empty() ||
         (!Listed.empty() && !ListedPaths.contains(realPath(File))))

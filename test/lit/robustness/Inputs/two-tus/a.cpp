@@ -1,0 +1,2 @@
+#include "shared.h"
+int first() { return 1; }

@@ -1,0 +1,2 @@
+#include "shared.h"
+int second() { return 2; }

@@ -1,0 +1,80 @@
+# Installs the build tree into a scratch prefix, builds examples/consumer
+# against it (find_package(torchtidy), torchtidy_lint()) and checks that the
+# build reports the consumer's device bug. Run by ctest:
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=...
+#         -DLLVM_MAJOR=... [-DCLANGXX=...] -P consumer.cmake
+# The consumer is built with the default C++ compiler, so clang-tidy runs the
+# checks (CXX_CLANG_TIDY); with CLANGXX, a second build uses that clang, the
+# compiler plugin and WERROR.
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR GENERATOR LLVM_MAJOR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "consumer.cmake: pass -D${var}=...")
+  endif()
+endforeach()
+
+function(run_step name)
+  execute_process(COMMAND ${ARGN}
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(step_output "${out}${err}" PARENT_SCOPE)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${name} failed (${status}):\n${out}${err}")
+  endif()
+endfunction()
+
+# The consumer's bug: batch.target used with the model's output, never moved.
+set(expected_warning
+  "main.cpp:23:[0-9]+: warning: 'batch.target' is on the CPU[^\n]*\\[libtorch-missing-target-migration\\]")
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+run_step("cmake --install"
+  "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
+
+# The installed command finds the installed modules (lib/ next to bin/).
+run_step("installed torchtidy --print-plugin-path"
+  "${prefix}/bin/torchtidy" --print-plugin-path)
+if(NOT step_output MATCHES "^${prefix}/lib/torchtidy-clang-tidy-llvm${LLVM_MAJOR}")
+  message(FATAL_ERROR "installed torchtidy prints '${step_output}'")
+endif()
+run_step("installed torchtidy --explain"
+  "${prefix}/bin/torchtidy" --explain libtorch-missing-target-migration)
+foreach(file share/doc/torchtidy/README.md
+             share/doc/torchtidy/docs/checks/libtorch-missing-target-migration.md
+             lib/cmake/torchtidy/torchtidyConfig.cmake
+             lib/cmake/torchtidy/torchtidyConfigVersion.cmake)
+  if(NOT EXISTS "${prefix}/${file}")
+    message(FATAL_ERROR "not installed: ${file}")
+  endif()
+endforeach()
+
+# The default compiler builds and warns; the clang build asks for WERROR and
+# must fail on the same finding.
+set(builds default)
+if(CLANGXX)
+  list(APPEND builds clang)
+endif()
+foreach(build IN LISTS builds)
+  set(dir "${WORK_DIR}/consumer-${build}")
+  set(options "")
+  if(build STREQUAL "clang")
+    set(options "-DCMAKE_CXX_COMPILER=${CLANGXX}" -DTRAIN_LINT_WERROR=ON)
+  endif()
+  run_step("configuring the consumer (${build} compiler)"
+    "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples/consumer" -B "${dir}"
+    -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}"
+    ${options})
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${dir}"
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT "${out}${err}" MATCHES "${expected_warning}")
+    message(FATAL_ERROR
+      "the ${build} build does not report the consumer's bug:\n${out}${err}")
+  endif()
+  if(build STREQUAL "clang")
+    if(status EQUAL 0 OR NOT "${out}${err}" MATCHES "torchtidy finding treated as error")
+      message(FATAL_ERROR "WERROR did not fail the clang build:\n${out}${err}")
+    endif()
+  elseif(NOT status EQUAL 0)
+    message(FATAL_ERROR "the ${build} build failed (${status}):\n${out}${err}")
+  endif()
+  message(STATUS "${build} compiler: torchtidy reported the bug")
+endforeach()
