@@ -180,13 +180,16 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
     if (Options.Grad == GradHistory::Carries)
       V.Grad = GradHistory::Carries;
   }
+  // zeros_like(x): the tensor whose device (and memory) it may follow.
+  std::optional<AbstractValue> Like;
+  if (llvm::SmallVector<const Expr *, 4> Tensors = tensorOperands(Call);
+      Kind == TorchCallKind::LikeFactory && !Tensors.empty())
+    Like = eval(Tensors.front());
   if (!V.Where.isKnown() && V.Where.State == Placement::Knowledge::Unset) {
-    llvm::SmallVector<const Expr *, 4> Tensors = tensorOperands(Call);
-    if (Kind == TorchCallKind::LikeFactory && !Tensors.empty()) {
-      AbstractValue Like = eval(Tensors.front());
-      V.Where = Like.Where;
-      V.Origins = Like.Origins;
-      V.ZeroDim = Like.ZeroDim;
+    if (Like) {
+      V.Where = Like->Where;
+      V.Origins = Like->Origins;
+      V.ZeroDim = Like->ZeroDim;
     } else {
       V.Where = Placement::host();
     }
@@ -200,10 +203,9 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
     V.Memory = HostMemory::Unknown;
   else if (*Pinned)
     V.Memory = HostMemory::Pinned;
-  else if (Kind == TorchCallKind::LikeFactory && !tensorOperands(Call).empty())
-    V.Memory = eval(tensorOperands(Call).front()).Memory == HostMemory::Pageable
-                   ? HostMemory::Pageable
-                   : HostMemory::Unknown;
+  else if (Like)
+    V.Memory = Like->Memory == HostMemory::Pageable ? HostMemory::Pageable
+                                                    : HostMemory::Unknown;
   else
     V.Memory = HostMemory::Pageable;
   Origin::Kind OriginKind =
@@ -224,16 +226,18 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
 /// newer LibTorch versions make into pinned memory.
 static HostMemory migratedMemory(const AbstractValue &Source,
                                  const Placement &Result, bool NonBlocking) {
-  std::optional<HostMemory> Memory;
-  auto Add = [&Memory](HostMemory M) {
-    Memory = Memory ? join(*Memory, M) : M;
-  };
-  if (Source.Where.mayBeOnHost() && Result.mayBeOnHost())
-    Add(Source.Memory == HostMemory::Pageable ? HostMemory::Pageable
-                                              : HostMemory::Unknown);
-  if (Source.Where.mayBeOffHost() && Result.mayBeOnHost())
-    Add(NonBlocking ? HostMemory::Unknown : HostMemory::Pageable);
-  return Memory.value_or(HostMemory::Unknown);
+  if (!Result.mayBeOnHost())
+    return HostMemory::Unknown;
+  HostMemory FromHost = Source.Memory == HostMemory::Pageable
+                            ? HostMemory::Pageable
+                            : HostMemory::Unknown;
+  HostMemory FromDevice =
+      NonBlocking ? HostMemory::Unknown : HostMemory::Pageable;
+  bool OnHost = Source.Where.mayBeOnHost();
+  bool OffHost = Source.Where.mayBeOffHost();
+  if (OnHost && OffHost)
+    return join(FromHost, FromDevice);
+  return OnHost ? FromHost : FromDevice;
 }
 
 AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {

@@ -51,6 +51,17 @@ const FunctionDecl *summarizableDefinition(const CallExpr *Call,
   return Definition;
 }
 
+/// `this` or `*this`: the object a method works on.
+bool isThisObject(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E);
+      Deref && Deref->getOpcode() == UO_Deref)
+    E = Deref->getSubExpr()->IgnoreParenImpCasts();
+  return isa<CXXThisExpr>(E);
+}
+
 /// Whether the caller shares the parameter's storage: modules are shared
 /// handles even when passed by value; anything else must be bound to a
 /// non-const reference.
@@ -144,13 +155,12 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
     // call is made on, or this very module when one method calls another.
     const Expr *Object = callObject(Call);
     if (Object && moduleClassOf(Object->getType()) == Module &&
-        !isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
+        !isThisObject(Object)) {
       V.Where = eval(Object).Where;
       ExplainedByCallee = true;
       return V;
     }
-    if (ModuleOfMethod == Module &&
-        (!Object || isa<CXXThisExpr>(Object->IgnoreParenImpCasts())))
+    if (ModuleOfMethod == Module && (!Object || isThisObject(Object)))
       return V;
     return AbstractValue::unknown();
   }
@@ -209,13 +219,7 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
 }
 
 void DeviceFlowPass::noteObjectMayMove(const Expr *E) {
-  if (Mode != PassMode::Summarize || !E)
-    return;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Deref = dyn_cast<UnaryOperator>(E);
-      Deref && Deref->getOpcode() == UO_Deref)
-    E = Deref->getSubExpr()->IgnoreParenImpCasts();
-  if (isa<CXXThisExpr>(E))
+  if (Mode == PassMode::Summarize && isThisObject(E))
     Summary.MovesObject = true;
 }
 
