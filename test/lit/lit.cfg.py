@@ -33,7 +33,11 @@ config.substitutions.append(
     ("%clang_tidy", config.clang_tidy + " --quiet --load=" + config.plugin))
 config.substitutions.append(("%torch_flags", torch_flags))
 config.substitutions.append(("%bug_checks", "-*," + ",".join(bug_checks)))
+# Before %torchtidy, whose name they extend.
+config.substitutions.append(("%torchtidy_rt", config.torchtidy_rt))
+config.substitutions.append(("%torchtidy_replay", config.torchtidy_replay))
 config.substitutions.append(("%torchtidy", config.torchtidy))
+config.substitutions.append(("%runtime_bin", config.runtime_bin))
 config.substitutions.append(("%clang_plugin", config.clang_plugin))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%python", sys.executable))

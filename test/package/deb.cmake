@@ -22,6 +22,9 @@ foreach(file ./usr/bin/torchtidy
              ./usr/lib/torchtidy-clang-tidy-llvm${LLVM_MAJOR}.so
              ./usr/lib/torchtidy-clang-plugin-llvm${LLVM_MAJOR}.so
              ./usr/lib/cmake/torchtidy/torchtidyConfig.cmake
+             ./usr/lib/libtorchtidy_rt.so
+             ./usr/bin/torchtidy-replay
+             ./usr/share/man/man1/torchtidy.1
              ./usr/share/doc/torchtidy/docs/checks/libtorch-mixed-device-operands.md)
   string(FIND "${files}" " ${file}\n" at)
   if(at EQUAL -1)

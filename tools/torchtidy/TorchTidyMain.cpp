@@ -1,6 +1,7 @@
 //===--- TorchTidyMain.cpp - The torchtidy command ------------------------===//
 //
 //   torchtidy [options] [<file>...] [-- <compiler flags>]
+//   torchtidy run|validate|replay ...   (the runtime checker, RuntimeCommands.h)
 //
 // Lints files (or every file of the compilation database) with the libtorch
 // checks, finds the clang-tidy module (--print-plugin-path) and prints a
@@ -14,6 +15,7 @@
 #include "FindingWriters.h"
 #include "LintRun.h"
 #include "ResultCache.h"
+#include "RuntimeCommands.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -201,6 +203,16 @@ loadDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash,
 } // namespace
 
 int main(int Argc, const char **Argv) {
+  if (Argc > 1 && torchtidy::isRuntimeCommand(Argv[1])) {
+    // The shim in lib/ like the plugins; torchtidy-replay next to torchtidy.
+    static int Anchor;
+    llvm::SmallString<256> Replay(llvm::sys::path::parent_path(
+        llvm::sys::fs::getMainExecutable(Argv[0], &Anchor)));
+    llvm::sys::path::append(Replay, "torchtidy-replay");
+    return torchtidy::runtimeCommandMain(
+        llvm::ArrayRef(Argv + 1, Argc - 1),
+        {pluginPath(Argv[0], "libtorchtidy_rt.so"), std::string(Replay)});
+  }
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "torchtidy " TORCHTIDY_VERSION " (LLVM " << TORCHTIDY_LLVM_MAJOR
@@ -213,7 +225,9 @@ int main(int Argc, const char **Argv) {
   std::string ParseErrors;
   llvm::raw_string_ostream ParseErrorStream(ParseErrors);
   if (!cl::ParseCommandLineOptions(
-          Argc, Argv, "torchtidy: device-placement checks for LibTorch code\n",
+          Argc, Argv,
+          "torchtidy: device-placement checks for LibTorch code\n\n"
+          "  The runtime checker: torchtidy run|validate|replay --help\n",
           &ParseErrorStream)) {
     llvm::StringRef First =
         llvm::StringRef(ParseErrors).trim().split('\n').first;

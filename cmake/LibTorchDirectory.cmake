@@ -1,0 +1,13 @@
+# Included by the directories whose code links LibTorch (the runtime side and
+# the programs its tests run). Inside the whole build it drops what the top
+# level set up for LLVM: LibTorch is built with RTTI, and no LLVM header may be
+# reachable from runtime code. Then it finds LibTorch for this directory.
+if(NOT CMAKE_SOURCE_DIR STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+  get_directory_property(inherited_options COMPILE_OPTIONS)
+  list(REMOVE_ITEM inherited_options -fno-rtti)
+  set_directory_properties(PROPERTIES
+    COMPILE_OPTIONS "${inherited_options}"
+    INCLUDE_DIRECTORIES ""
+    COMPILE_DEFINITIONS "")
+endif()
+find_package(Torch QUIET)
