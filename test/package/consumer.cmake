@@ -22,8 +22,9 @@ function(run_step name)
 endfunction()
 
 # The consumer's bug: batch.target used with the model's output, never moved.
+# (An error with WERROR through clang-tidy: "[<check>,-warnings-as-errors]".)
 set(expected_warning
-  "main.cpp:23:[0-9]+: warning: 'batch.target' is on the CPU[^\n]*\\[libtorch-missing-target-migration\\]")
+  "main.cpp:23:[0-9]+: (warning|error): 'batch.target' is on the CPU[^\n]*\\[libtorch-missing-target-migration(\\]|,)")
 
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
@@ -39,6 +40,10 @@ endif()
 run_step("installed torchtidy --explain"
   "${prefix}/bin/torchtidy" --explain libtorch-missing-target-migration)
 foreach(file share/doc/torchtidy/README.md
+             share/doc/torchtidy/docs/runtime.md
+             share/man/man1/torchtidy.1
+             lib/libtorchtidy_rt.so
+             bin/torchtidy-replay
              share/doc/torchtidy/docs/checks/libtorch-missing-target-migration.md
              lib/cmake/torchtidy/torchtidyConfig.cmake
              lib/cmake/torchtidy/torchtidyConfigVersion.cmake)
@@ -47,9 +52,10 @@ foreach(file share/doc/torchtidy/README.md
   endif()
 endforeach()
 
-# The default compiler builds and warns; the clang build asks for WERROR and
-# must fail on the same finding.
-set(builds default)
+# The default compiler builds and warns (clang-tidy); with WERROR the same
+# finding fails the build, through clang-tidy (default-werror) and through
+# the compiler plugin (clang).
+set(builds default default-werror)
 if(CLANGXX)
   list(APPEND builds clang)
 endif()
@@ -58,6 +64,8 @@ foreach(build IN LISTS builds)
   set(options "")
   if(build STREQUAL "clang")
     set(options "-DCMAKE_CXX_COMPILER=${CLANGXX}" -DTRAIN_LINT_WERROR=ON)
+  elseif(build STREQUAL "default-werror")
+    set(options -DTRAIN_LINT_WERROR=ON)
   endif()
   run_step("configuring the consumer (${build} compiler)"
     "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples/consumer" -B "${dir}"
@@ -73,8 +81,31 @@ foreach(build IN LISTS builds)
     if(status EQUAL 0 OR NOT "${out}${err}" MATCHES "torchtidy finding treated as error")
       message(FATAL_ERROR "WERROR did not fail the clang build:\n${out}${err}")
     endif()
+  elseif(build STREQUAL "default-werror")
+    if(status EQUAL 0 OR NOT "${out}${err}" MATCHES "-warnings-as-errors")
+      message(FATAL_ERROR "WERROR did not fail the clang-tidy build:\n${out}${err}")
+    endif()
   elseif(NOT status EQUAL 0)
     message(FATAL_ERROR "the ${build} build failed (${status}):\n${out}${err}")
   endif()
   message(STATUS "${build} compiler: torchtidy reported the bug")
 endforeach()
+
+# torchtidy_runtime(): the test executable, linked with the shim, writes a
+# runtime report of its own accord, with the loss graph it grows.
+set(report "${WORK_DIR}/train_step_test.json")
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -E env "TORCHTIDY_REPORT=${report}"
+          "${WORK_DIR}/consumer-default/train_step_test"
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0 OR NOT out MATCHES "mean loss")
+  message(FATAL_ERROR "train_step_test failed (${status}):\n${out}${err}")
+endif()
+if(NOT EXISTS "${report}")
+  message(FATAL_ERROR "train_step_test, linked with the shim, wrote no report")
+endif()
+file(READ "${report}" report_text)
+if(NOT report_text MATCHES "\"kind\": *\"graph_growth\"")
+  message(FATAL_ERROR "the shim's report shows no graph growth:\n${report_text}")
+endif()
+message(STATUS "torchtidy_runtime: the linked shim reported the graph growth")

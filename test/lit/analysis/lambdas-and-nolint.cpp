@@ -1,6 +1,6 @@
 // Lambda bodies are analysed as functions of their own, and calls to them
-// through their summaries; NOLINT silences a finding on its line and nothing
-// else.
+// through their summaries; NOLINT silences a finding on its line, and
+// NOLINTNEXTLINE on the next line, and nothing else.
 // RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
@@ -20,6 +20,8 @@ void lambdas(torch::Device device) {
 void suppressed() {
   auto x = torch::ones({3});
   auto y = x.cuda() + x; // NOLINT(libtorch-mixed-device-operands)
+  // NOLINTNEXTLINE(libtorch-mixed-device-operands)
+  auto w = x.cuda() * x;
   auto z = x.cuda() - x;
   // CHECK: :[[@LINE-1]]:21: warning: 'x' is on the CPU {{.*}} but 'x.cuda()' is on 'cuda' (moved with '.cuda()'); '-' needs
 }
