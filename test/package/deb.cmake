@@ -31,4 +31,14 @@ foreach(file ./usr/bin/torchtidy
     message(FATAL_ERROR "${deb} lacks ${file}:\n${files}")
   endif()
 endforeach()
+# apt-get resolves its dependencies on this machine (a simulation: nothing is
+# installed), as `apt-get install ./torchtidy_*.deb` would.
+find_program(APT_GET apt-get)
+if(APT_GET)
+  execute_process(COMMAND "${APT_GET}" install -s "${deb}"
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0 OR NOT out MATCHES "Inst torchtidy ")
+    message(FATAL_ERROR "apt-get install -s ${deb} fails (${status}):\n${out}${err}")
+  endif()
+endif()
 message(STATUS "${deb}: Depends: ${depends}")
