@@ -130,7 +130,7 @@ void printSummary(const RuntimeReport &Report, raw_ostream &OS) {
     OS << "\n";
   }
   for (const std::string &Problem : Report.Problems)
-    OS << "  the shim could not: " << Problem << "\n";
+    OS << "  problem: " << Problem << "\n";
 }
 
 int exitStatusOf(int WaitStatus) {
