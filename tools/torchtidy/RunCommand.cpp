@@ -189,17 +189,19 @@ int runCommand(ArrayRef<const char *> Args,
         "': it does not load LibTorch dynamically, or it was killed before "
         "the shim wrote anything");
   }
+  // Symbolized once, here, and kept: validate reads the frames as written.
   Expected<json::Value> Raw = readJsonFile(ReportPath);
-  json::Object *Object = Raw ? Raw->getAsObject() : nullptr;
+  if (!Raw)
+    return runtimeCommandError(toString(Raw.takeError()));
+  json::Object *Object = Raw->getAsObject();
   if (!Object)
-    return runtimeCommandError(Raw ? "'" + ReportPath + "' is not a report"
-                                   : toString(Raw.takeError()));
-  symbolizeReport(*Object);
-  if (Error E = writeJsonFileAtomically(ReportPath, *Raw))
-    return runtimeCommandError(toString(std::move(E)));
-  Expected<RuntimeReport> Report = loadRuntimeReport(ReportPath);
+    return runtimeCommandError("'" + ReportPath +
+                               "' is not a torchtidy runtime report");
+  Expected<RuntimeReport> Report = interpretRuntimeReport(*Object, ReportPath);
   if (!Report)
     return runtimeCommandError(toString(Report.takeError()));
+  if (Error E = writeJsonFileAtomically(ReportPath, *Raw))
+    return runtimeCommandError(toString(std::move(E)));
   printSummary(*Report, errs());
   return Status;
 }

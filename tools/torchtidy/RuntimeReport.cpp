@@ -144,7 +144,7 @@ RuntimeEvent eventFromJson(const json::Object &Object) {
 
 } // namespace
 
-unsigned symbolizeReport(json::Object &Report) {
+void symbolizeReport(json::Object &Report) {
   StringMap<std::string> Modules;
   if (const json::Array *List = Report.getArray("modules"))
     for (const json::Value &Module : *List)
@@ -156,10 +156,9 @@ unsigned symbolizeReport(json::Object &Report) {
   // Linkage names, demangled: without debug information the symbol table
   // still names the function.
   symbolize::LLVMSymbolizer Symbolizer;
-  unsigned Located = 0;
   json::Array *Events = Report.getArray("events");
   if (!Events)
-    return 0;
+    return;
   for (json::Value &Value : *Events) {
     json::Object *Event = Value.getAsObject();
     if (!Event)
@@ -173,12 +172,9 @@ unsigned symbolizeReport(json::Object &Report) {
     auto WithLine = llvm::find_if(Frames, [](const json::Value &F) {
       return F.getAsObject() && F.getAsObject()->getInteger("line");
     });
-    if (WithLine != Frames.end()) {
+    if (WithLine != Frames.end())
       (*Event)["location"] = *WithLine;
-      ++Located;
-    }
   }
-  return Located;
 }
 
 Expected<json::Value> readJsonFile(StringRef Path) {
@@ -224,28 +220,36 @@ Expected<RuntimeReport> loadRuntimeReport(StringRef Path) {
   if (!Value)
     return Value.takeError();
   json::Object *Object = Value->getAsObject();
-  if (!Object || Object->getString("format") != "torchtidy-runtime")
+  if (!Object)
     return createStringError(inconvertibleErrorCode(),
                              "'%s' is not a torchtidy runtime report",
                              Path.str().c_str());
-  if (Object->getInteger("version") != 1)
+  return interpretRuntimeReport(*Object, Path);
+}
+
+Expected<RuntimeReport> interpretRuntimeReport(json::Object &Object,
+                                               StringRef Path) {
+  if (Object.getString("format") != "torchtidy-runtime")
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s' is not a torchtidy runtime report",
+                             Path.str().c_str());
+  if (Object.getInteger("version") != 1)
     return createStringError(
         inconvertibleErrorCode(),
         "'%s' is a runtime report of an unsupported version (this torchtidy "
         "reads version 1)",
         Path.str().c_str());
-  symbolizeReport(*Object);
+  symbolizeReport(Object);
 
   RuntimeReport Report;
   Report.Path = Path.str();
-  Report.Program = Object->getString("program").value_or("").str();
-  Report.End = describeEnd(Object->getObject("end"));
-  Report.DroppedEvents = Object->getInteger("dropped_events").value_or(0);
-  if (const json::Array *Problems = Object->getArray("problems"))
+  Report.End = describeEnd(Object.getObject("end"));
+  Report.DroppedEvents = Object.getInteger("dropped_events").value_or(0);
+  if (const json::Array *Problems = Object.getArray("problems"))
     for (const json::Value &Problem : *Problems)
       if (std::optional<StringRef> Text = Problem.getAsString())
         Report.Problems.push_back(Text->str());
-  if (const json::Array *Events = Object->getArray("events"))
+  if (const json::Array *Events = Object.getArray("events"))
     for (const json::Value &Event : *Events)
       if (const json::Object *E = Event.getAsObject())
         Report.Events.push_back(eventFromJson(*E));

@@ -44,7 +44,6 @@ struct RuntimeEvent {
 
 struct RuntimeReport {
   std::string Path;
-  std::string Program;
   /// How the program ended: "exit 0", "uncaught exception: ...",
   /// "signal 6", "running".
   std::string End;
@@ -54,10 +53,15 @@ struct RuntimeReport {
 };
 
 /// Adds "user_frames" and "location" to every event of a report that lacks
-/// them, from its raw frames. Returns how many events have a location.
-unsigned symbolizeReport(llvm::json::Object &Report);
+/// them, from its raw frames.
+void symbolizeReport(llvm::json::Object &Report);
 
-/// Reads a report, symbolizing it if `torchtidy run` did not.
+/// The report read from Path (for messages): checks its format, symbolizes
+/// it in place where `torchtidy run` did not, and returns what it says.
+llvm::Expected<RuntimeReport> interpretRuntimeReport(llvm::json::Object &Report,
+                                                     llvm::StringRef Path);
+
+/// Reads, then interprets, the report at Path.
 llvm::Expected<RuntimeReport> loadRuntimeReport(llvm::StringRef Path);
 
 /// Reads and parses a JSON file (the report, or static findings).
