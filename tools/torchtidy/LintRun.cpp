@@ -12,8 +12,8 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Serialization/ASTReader.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
-#include "clang/Tooling/Tooling.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -31,9 +31,18 @@ using namespace clang::tidy;
 
 namespace torchtidy {
 
+static llvm::IntrusiveRefCntPtr<DiagnosticIDs> newDiagnosticIds() {
+#if LLVM_VERSION_MAJOR >= 22
+  return DiagnosticIDs::create();
+#else
+  return new DiagnosticIDs;
+#endif
+}
+
 LintSession::LintSession(const LintRequest &Request)
     : Context(std::make_unique<ClangTidyContext>(
-          makeOptionsProvider(Request.Level, Request.Checks))) {}
+          makeOptionsProvider(Request.Level, Request.Checks))),
+      DiagnosticIds(newDiagnosticIds()) {}
 
 LintSession::~LintSession() = default;
 
@@ -92,8 +101,8 @@ public:
              std::vector<std::string> &Inputs)
       : Checks(Checks), Inputs(Inputs) {}
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
-                                                 llvm::StringRef File) override {
+  std::unique_ptr<ASTConsumer>
+  CreateASTConsumer(CompilerInstance &Compiler, llvm::StringRef File) override {
     return std::make_unique<UserCodeScopeConsumer>(
         Compiler.getSourceManager(), Checks.createASTConsumer(Compiler, File));
   }
@@ -181,12 +190,12 @@ FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
                                         /*RemoveIncompatibleErrors=*/true);
 #if LLVM_VERSION_MAJOR >= 22
   auto DiagOptions = std::make_unique<DiagnosticOptions>();
-  DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOptions, &Collector,
+  DiagnosticsEngine Engine(DiagnosticIds, *DiagOptions, &Collector,
                            /*ShouldOwnClient=*/false);
   Context->setDiagnosticsEngine(std::move(DiagOptions), &Engine);
 #else
-  DiagnosticsEngine Engine(new DiagnosticIDs, new DiagnosticOptions,
-                           &Collector, /*ShouldOwnClient=*/false);
+  DiagnosticsEngine Engine(DiagnosticIds, new DiagnosticOptions, &Collector,
+                           /*ShouldOwnClient=*/false);
   Context->setDiagnosticsEngine(&Engine);
 #endif
   Tool.setDiagnosticConsumer(&Collector);

@@ -66,6 +66,11 @@ public:
 
 private:
   std::unique_ptr<clang::tidy::ClangTidyContext> Context;
+  /// One set of diagnostic IDs for every file of the session: the context
+  /// maps each check's custom diagnostic ID to the check's name once, so a
+  /// fresh set per file would give the next file's findings the names of
+  /// the previous file's checks.
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> DiagnosticIds;
 };
 
 /// Lints the files with Request.Jobs worker threads, each with its own
