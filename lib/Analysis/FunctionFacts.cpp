@@ -85,6 +85,24 @@ public:
     return true;
   }
 
+  bool VisitVarDecl(VarDecl *Var) {
+    if (Var->isLocalVarDecl())
+      collectStorage(Var->getInit(), Facts.ComputedFrom[Var]);
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *Assign) {
+    if (Assign->isAssignmentOp())
+      noteAssignment(Assign->getLHS(), Assign->getRHS());
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+    if (Call->isAssignmentOp() && Call->getNumArgs() == 2)
+      noteAssignment(Call->getArg(0), Call->getArg(1));
+    return true;
+  }
+
   bool VisitReturnStmt(ReturnStmt *Return) {
     collectStorage(Return->getRetValue(), Facts.BackpropagatedOrEscaping);
     return true;
@@ -103,6 +121,12 @@ private:
     return false;
   }
 
+  void noteAssignment(const Expr *Target, const Expr *Value) {
+    std::optional<StorageKey> Key = storageKeyOf(Target);
+    if (Key && Key->first && !Key->second)
+      collectStorage(Value, Facts.ComputedFrom[Key->first]);
+  }
+
   bool addLoop(Stmt *Loop) {
     Facts.Loops.push_back(Loop);
     return true;
@@ -113,6 +137,20 @@ private:
 FunctionFacts::FunctionFacts(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
   if (Body)
     FactsCollector(*this).TraverseStmt(const_cast<Stmt *>(Body));
+  // What a backpropagated variable was computed from is backpropagated too.
+  llvm::SmallVector<StorageKey, 16> Pending(BackpropagatedOrEscaping.begin(),
+                                            BackpropagatedOrEscaping.end());
+  while (!Pending.empty()) {
+    StorageKey Key = Pending.pop_back_val();
+    if (!Key.first || Key.second)
+      continue;
+    auto Sources = ComputedFrom.find(Key.first);
+    if (Sources == ComputedFrom.end())
+      continue;
+    for (StorageKey Source : Sources->second)
+      if (BackpropagatedOrEscaping.insert(Source).second)
+        Pending.push_back(Source);
+  }
 }
 
 bool rangeContains(const SourceManager &SM, SourceRange Outer,

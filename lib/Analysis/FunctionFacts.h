@@ -14,6 +14,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -56,7 +57,9 @@ public:
   bool isInPeriodicBranch(const clang::Stmt *S) const;
   /// The expression is a statement on its own: its value is discarded.
   bool isDiscardedValue(const clang::Expr *E) const;
-  /// The storage reaches backward()/autograd::grad, or is returned.
+  /// The storage reaches backward()/autograd::grad, or is returned, directly
+  /// or through the local variables computed from it
+  /// (`auto loss = -(torch::stack(log_probs) * r).sum(); loss.backward();`).
   bool isBackpropagatedOrEscapes(StorageKey Key) const;
 
 private:
@@ -69,6 +72,8 @@ private:
   llvm::SmallVector<clang::SourceRange, 2> PeriodicBranches;
   llvm::DenseSet<const clang::Expr *> DiscardedValues;
   llvm::DenseSet<StorageKey> BackpropagatedOrEscaping;
+  /// The storage each local variable is initialized or assigned from.
+  llvm::DenseMap<const clang::Decl *, llvm::DenseSet<StorageKey>> ComputedFrom;
 };
 
 } // namespace torchtidy

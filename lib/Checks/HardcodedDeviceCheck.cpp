@@ -34,6 +34,10 @@ void HardcodedDeviceCheck::registerMatchers(MatchFinder *Finder) {
       fieldDecl(InUserCode, hasInClassInitializer(expr())).bind("field"), this);
   Finder->addMatcher(functionDecl(InUserCode, isDefinition()).bind("function"),
                      this);
+  // `device_type = torch::kCUDA;`: a DeviceType is an enum, assigned by the
+  // built-in operator, not by a Device's operator=.
+  Finder->addMatcher(
+      binaryOperator(InUserCode, hasOperatorName("=")).bind("assign"), this);
 }
 
 void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
@@ -57,6 +61,11 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
           DeviceDefinitions.push_back(Init->getInit()->getSourceRange());
     if (isDeviceSpecType(Function->getReturnType()))
       collectReturns(Function->getBody(), DeviceDefinitions);
+    return;
+  }
+  if (const auto *Assign = Result.Nodes.getNodeAs<BinaryOperator>("assign")) {
+    if (isDeviceSpecType(Assign->getLHS()->getType()))
+      DeviceDefinitions.push_back(Assign->getRHS()->getSourceRange());
     return;
   }
   if (const auto *Op =

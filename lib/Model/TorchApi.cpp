@@ -221,7 +221,12 @@ TorchCallKind classifyFreeFunction(const FunctionDecl *FD,
     return TorchCallKind::LikeFactory;
   if (isCrossDeviceOrIOName(FD->getNameAsString()))
     return TorchCallKind::CrossDevice;
-  bool HasTensorOperand = !tensorOperands(Call).empty();
+  // torch::stack(tensors) with a vector variable: its elements are not
+  // visible here, but it combines tensors; it creates nothing on the host.
+  bool HasTensorOperand = !tensorOperands(Call).empty() ||
+                          llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+                            return isTensorSequenceType(Arg->getType());
+                          });
   if (isTensorType(FD->getReturnType()) && !HasTensorOperand)
     return TorchCallKind::Factory;
   if (!HasTensorOperand)

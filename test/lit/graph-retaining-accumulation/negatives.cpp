@@ -70,3 +70,16 @@ void once(Net &model, torch::Tensor x) {
   torch::Tensor total = torch::zeros({});
   total += model.forward(x).sum();
 }
+
+// REINFORCE: log-probabilities kept over one episode reach backward()
+// through a named loss, and are cleared for the next episode.
+void reinforce(torch::nn::Linear policy, int episodes) {
+  std::vector<torch::Tensor> log_probs;
+  for (int episode = 0; episode < episodes; ++episode) {
+    for (int t = 0; t < 10; ++t)
+      log_probs.push_back(policy->forward(torch::randn({1, 4})).log());
+    auto policy_loss = -torch::stack(log_probs).sum();
+    policy_loss.backward();
+    log_probs.clear();
+  }
+}

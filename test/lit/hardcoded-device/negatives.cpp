@@ -25,3 +25,13 @@ void train(torch::nn::Linear model, torch::Tensor x) {
   auto host = input.to(torch::kCPU).cpu();
   auto dtype = input.to(torch::kHalf);
 }
+
+// The official MNIST example: a DeviceType chosen by the built-in '='.
+void officialExample() {
+  torch::DeviceType device_type;
+  if (torch::cuda::is_available())
+    device_type = torch::kCUDA;
+  else
+    device_type = torch::kCPU;
+  torch::Device device(device_type);
+}

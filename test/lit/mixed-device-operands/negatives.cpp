@@ -75,3 +75,14 @@ void training(torch::Device device) {
   auto target = torch::randint(0, 2, {8}).to(device);
   auto loss = torch::cross_entropy_loss(net.forward(x), target);
 }
+
+// torch::stack / torch::cat of a vector of device tensors: on the device,
+// not created on the host (REINFORCE's log-probabilities).
+void reinforce(Net &policy, torch::Device device, int steps) {
+  std::vector<torch::Tensor> log_probs;
+  for (int t = 0; t < steps; ++t)
+    log_probs.push_back(policy.forward(torch::randn({1, 4}, device)).log());
+  auto returns = torch::tensor({1.0, 0.5}).to(device);
+  auto loss = -(torch::stack(log_probs) * returns).sum();
+  auto joined = torch::cat(log_probs) + returns;
+}
