@@ -36,6 +36,7 @@ config.substitutions.append(("%bug_checks", "-*," + ",".join(bug_checks)))
 # Before %torchtidy, whose name they extend.
 config.substitutions.append(("%torchtidy_rt", config.torchtidy_rt))
 config.substitutions.append(("%torchtidy_replay", config.torchtidy_replay))
+config.substitutions.append(("%torchtidy_mutate", config.torchtidy_mutate))
 config.substitutions.append(("%torchtidy", config.torchtidy))
 config.substitutions.append(("%runtime_bin", config.runtime_bin))
 config.substitutions.append(("%clang_plugin", config.clang_plugin))
