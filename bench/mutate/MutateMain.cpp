@@ -228,8 +228,7 @@ int main(int Argc, const char **Argv) {
     }
   }
 
-  llvm::outs() << llvm::format("%-24s %6s %8s %14s\n", "operator", "sites",
-                               "mutants", "do-not-compile");
+  llvm::outs() << "operator                  sites  mutants do-not-compile\n";
   for (const MutationOperator &Op : mutationOperators()) {
     if (!selected(Op.Name))
       continue;
