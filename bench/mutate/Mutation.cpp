@@ -202,13 +202,14 @@ private:
     if (transferTarget(Call) == TransferTarget::Host ||
         transferTarget(Call) == TransferTarget::None)
       return;
-    if (requestsNonBlocking(Call))
-      if (const Expr *Object = callObject(Call))
-        noteNonBlockingSource(Object);
     const Expr *Object = callObject(Call);
+    if (!Object)
+      return;
+    if (requestsNonBlocking(Call))
+      noteNonBlockingSource(Object);
     // A transfer inside a Dataset's get() is itself a performance bug:
     // removing it fixes the program.
-    if (!Object || (!Methods.empty() && isDataPipelineMethod(Methods.back())))
+    if (!Methods.empty() && isDataPipelineMethod(Methods.back()))
       return;
     const Expr *Moved = ignoreValuePreserving(Object);
     std::string Spelled =
