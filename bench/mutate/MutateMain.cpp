@@ -196,7 +196,7 @@ int main(int Argc, const char **Argv) {
       std::string Text = applyMutation(Parsed.Text, M);
       if (Text.empty())
         continue;
-      if (!Text.empty() && Text.back() != '\n')
+      if (Text.back() != '\n')
         Text += '\n';
       Text += "// torchtidy-mutant: " + M.Operator.str() + " line " +
               std::to_string(M.Line) + " expects " + M.ExpectedCheck.str() +

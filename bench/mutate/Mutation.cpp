@@ -345,7 +345,7 @@ private:
   /// The tensor of `t.item<T>()`, `t.item().toDouble()` (or of that read
   /// cast to a number): what a tensor accumulator would add instead.
   static const Expr *tensorReadAsNumber(const Expr *E) {
-    const auto *Call = dyn_cast<CallExpr>(E->IgnoreImplicit()->IgnoreParens());
+    const auto *Call = dyn_cast<CallExpr>(ignoreValuePreserving(E));
     if (!Call)
       return nullptr;
     if (classifyCall(Call) == TorchCallKind::ReadScalar)
@@ -354,7 +354,7 @@ private:
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
       if (const Expr *Object = Member->getImplicitObjectArgument())
         if (const auto *Inner =
-                dyn_cast<CallExpr>(Object->IgnoreImplicit()->IgnoreParens());
+                dyn_cast<CallExpr>(ignoreValuePreserving(Object));
             Inner && classifyCall(Inner) == TorchCallKind::ReadScalar)
           return callObject(Inner);
     return nullptr;
