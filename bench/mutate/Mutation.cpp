@@ -74,6 +74,31 @@ DynTypedNode parentOf(const DynTypedNode &Node, ASTContext &Ctx) {
   return Parent;
 }
 
+/// Whether S runs under a torch::NoGradGuard or c10::InferenceMode declared
+/// before it in an enclosing block: no graph is recorded there, so a tensor
+/// accumulation keeps nothing alive (an equivalent mutant).
+bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (DynTypedNode Parent = parentOf(Node, Ctx); !Parent.get<FunctionDecl>();
+       Node = Parent, Parent = parentOf(Parent, Ctx)) {
+    if (Parent.getNodeKind().isNone())
+      return false;
+    const auto *Block = Parent.get<CompoundStmt>();
+    if (!Block)
+      continue;
+    for (const Stmt *Child : Block->body()) {
+      if (Child == Node.get<Stmt>())
+        break;
+      if (const auto *Decls = dyn_cast<DeclStmt>(Child))
+        for (const Decl *D : Decls->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D);
+              Var && isGradDisablingGuardType(Var->getType()))
+            return true;
+    }
+  }
+  return false;
+}
+
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
   using Base = RecursiveASTVisitor<SiteFinder>;
 
@@ -140,7 +165,7 @@ public:
       return true;
     // `total += loss.detach().item()` would stay detached as a tensor sum.
     if (const Expr *Tensor = tensorReadAsNumber(Op->getRHS());
-        Tensor && !isDetached(Tensor))
+        Tensor && !isDetached(Tensor) && !isInNoGradScope(Op, Ctx))
       Accumulations[Var].push_back({Op, Tensor});
     return true;
   }

@@ -121,6 +121,11 @@ void train(std::vector<torch::data::Example<>> &loader, torch::Device device) {
     // Detached, or a count: as tensors they would keep no graph.
     detached += loss.detach().item<double>();
     correct += output.argmax(1).eq(target).sum().item<int64_t>();
+    {
+      // Under a no-grad guard a tensor total would keep no graph either.
+      torch::NoGradGuard no_grad;
+      detached += torch::mse_loss(model->forward(data), target).item<double>();
+    }
     auto pinned = batch.data.pin_memory();
     auto async = pinned.to(device, /*non_blocking=*/true);
     // Pinned, but copied synchronously: not a site.
