@@ -32,9 +32,16 @@ std::optional<StorageKey> storageKeyOf(const Expr *E) {
   return std::nullopt;
 }
 
-/// Collects every StorageKey mentioned under a statement.
-static void collectStorage(const Stmt *S, llvm::DenseSet<StorageKey> &Out) {
+/// Collects every StorageKey mentioned under a statement. With
+/// SkipNumbers, not under a subexpression that is a plain number: what
+/// `total.item<double>() / n` hands on is a value, not `total`.
+static void collectStorage(const Stmt *S, llvm::DenseSet<StorageKey> &Out,
+                           bool SkipNumbers = false) {
   if (!S)
+    return;
+  if (const auto *E = dyn_cast<Expr>(S); SkipNumbers && E &&
+                                         !E->isTypeDependent() &&
+                                         E->getType()->isArithmeticType())
     return;
   if (const auto *E = dyn_cast<Expr>(S))
     if (std::optional<StorageKey> Key = storageKeyOf(E)) {
@@ -43,7 +50,7 @@ static void collectStorage(const Stmt *S, llvm::DenseSet<StorageKey> &Out) {
         Out.insert({Key->first, nullptr});
     }
   for (const Stmt *Child : S->children())
-    collectStorage(Child, Out);
+    collectStorage(Child, Out, SkipNumbers);
 }
 
 class FactsCollector : public RecursiveASTVisitor<FactsCollector> {
@@ -104,7 +111,8 @@ public:
   }
 
   bool VisitReturnStmt(ReturnStmt *Return) {
-    collectStorage(Return->getRetValue(), Facts.BackpropagatedOrEscaping);
+    collectStorage(Return->getRetValue(), Facts.BackpropagatedOrEscaping,
+                   /*SkipNumbers=*/true);
     return true;
   }
 
