@@ -165,11 +165,21 @@ void DeviceFlowPass::transferBlock(const CFGBlock &Block, State &S) {
 
 void DeviceFlowPass::transferDecl(const VarDecl *Var) {
   if (const auto *Decomposition = dyn_cast<DecompositionDecl>(Var)) {
-    if (Decomposition->getInit())
-      eval(Decomposition->getInit());
-    for (const BindingDecl *Binding : Decomposition->bindings())
-      if (const Expr *Bound = Binding->getBinding())
+    if (const Expr *Init = Decomposition->getInit()) {
+      AbstractValue Whole = eval(Init);
+      // `auto [out, state] = lstm->forward(x);`: the bindings read their
+      // elements from the tuple with std::get.
+      if (isTensorTupleType(Decomposition->getType()))
+        (*Current)[{Decomposition, nullptr}] = Whole;
+    }
+    for (const BindingDecl *Binding : Decomposition->bindings()) {
+      const Expr *Bound = Binding->getBinding();
+      if (const VarDecl *Holding = Binding->getHoldingVar();
+          Holding && Holding->getInit())
+        Bound = Holding->getInit();
+      if (Bound)
         (*Current)[{Binding, nullptr}] = eval(Bound);
+    }
     return;
   }
   // `Batch b{x.to(d), y};`: an aggregate's fields start as initialised.
@@ -273,13 +283,15 @@ AbstractValue DeviceFlowPass::evalDeclRef(const DeclRefExpr *Ref) {
     return *Entry;
   if (IsDeviceSpec) {
     AbstractValue V;
-    if (isa<ParmVarDecl>(D)) {
-      // The caller chooses: on an accelerator, as far as host data cares.
+    // The caller chooses: on an accelerator, as far as host data cares. A
+    // lambda's captures are chosen by the function around it, the same way.
+    const auto *Var = dyn_cast<VarDecl>(D);
+    if (isa<ParmVarDecl>(D) || (Var && Var->isLocalVarDeclOrParm() &&
+                                Var->getDeclContext() != Function)) {
       V.Where = Placement::on(DeviceSet::anyDevice(), D);
       return V;
     }
-    if (const auto *Var = dyn_cast<VarDecl>(D);
-        Var && !Var->isLocalVarDeclOrParm() && Var->getInit()) {
+    if (Var && !Var->isLocalVarDeclOrParm() && Var->getInit()) {
       V = eval(Var->getInit());
       if (V.Where.isKnown())
         V.Where.DeviceVar = D;
@@ -308,6 +320,8 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
       if (std::optional<AbstractValue> Entry = entryValue(Key->second))
         return *Entry;
   }
+  if (std::optional<unsigned> Index = pairMemberIndex(Member))
+    return eval(Member->getBase()).element(*Index);
   // Data loaders build their examples on the host.
   if (isBatchExampleType(Member->getBase()->getType()) &&
       isTensorType(Member->getType())) {
@@ -317,7 +331,8 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
     V.Memory = HostMemory::Pageable; // C++ data loaders never pin batches.
     std::optional<StorageKey> Key = storageKeyOf(Member);
     V.addOrigin({Origin::Kind::DataLoaderBatch, Member->getExprLoc(),
-                 spelling(Member), "", "the CPU", Key ? Key->first : nullptr});
+                 spelling(Member), "", "the CPU", Key ? Key->first : nullptr,
+                 Member});
     return V;
   }
   return AbstractValue::unknown();
@@ -381,6 +396,17 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
   }
   if (isTensorType(Type) && NumArgs == 0)
     return AbstractValue(); // An undefined tensor.
+  if (isTensorTupleType(Type)) {
+    // A copy, or a conversion from another tuple.
+    if (NumArgs == 1 && isTensorTupleType(Construct->getArg(0)->getType()))
+      return eval(Construct->getArg(0));
+    // `return {x, y};`, std::pair<at::Tensor, at::Tensor> p(x, y).
+    std::vector<AbstractValue> Parts;
+    for (const Expr *Arg : Construct->arguments())
+      Parts.push_back(eval(Arg));
+    return NumArgs ? AbstractValue::tupleOf(std::move(Parts))
+                   : AbstractValue::unknown();
+  }
   return AbstractValue::unknown();
 }
 

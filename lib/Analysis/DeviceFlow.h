@@ -42,6 +42,15 @@ struct MixedDeviceSite {
   /// Set when the site is explained by a missing migration: `Stayed` should
   /// have been moved like its sibling, with this call (".to(device)").
   std::optional<std::string> MissingMigration;
+  /// Set when Call is a helper of this TU that calls a module passed to it
+  /// with inputs somewhere else, inside it (however many helpers deep). One
+  /// of Stayed and Other is the module: Stayed when it was left on the host,
+  /// Other when the inputs were.
+  bool ModuleCalledInHelper = false;
+  /// Set when `Stayed` is not itself the tensor left behind but is computed
+  /// from it (the output of a model fed a raw `batch.data`): the batch read
+  /// that should carry MissingMigration.
+  std::optional<Origin> UnmovedSource;
 };
 
 /// `x.to(d);` as a statement: tensors are not moved in place.
@@ -97,6 +106,20 @@ struct DeviceFlowResult {
 /// devices, stated in terms of its parameters so each call site can fill in
 /// its own arguments. A placement whose DeviceVar is one of the function's
 /// parameters, on any device, means "wherever that argument is".
+/// A module parameter that a function calls with inputs whose device the
+/// caller can name: the caller's module must already be there. Stated in the
+/// function's own parameters, like the rest of the summary.
+struct ModuleInputRequirement {
+  const clang::ParmVarDecl *Module = nullptr;
+  /// Where the inputs are: wherever another parameter is (the device passed,
+  /// another module, a tensor), or on the host.
+  Placement Inputs;
+  /// The innermost module call, however many helpers deep: the note.
+  Origin InnerCall;
+  /// How the input got where it is, inside that helper: more notes.
+  llvm::SmallVector<Origin, 3> InputHistory;
+};
+
 struct FunctionSummary {
   /// The value returned, joined over every return statement.
   AbstractValue Result = AbstractValue::unknown();
@@ -109,6 +132,8 @@ struct FunctionSummary {
   /// A method that may move the module it is called on: `to(d)` on `this`,
   /// or `this` handed to code that may.
   bool MovesObject = false;
+  /// Module parameters the caller must have moved before the call.
+  std::vector<ModuleInputRequirement> ModuleInputs;
 };
 
 /// Analyses one function definition. Never fails: code the model does not

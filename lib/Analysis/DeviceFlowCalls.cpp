@@ -21,8 +21,11 @@ namespace detail {
 static AbstractValue whereItRuns(llvm::ArrayRef<AbstractValue> Inputs) {
   AbstractValue V;
   V.Where = Placement::unknown();
+  // The first host input explains a host result (labels.index_select(0,
+  // perm) comes from `labels`), unless an input off the host takes over.
   for (const AbstractValue &Input : Inputs)
-    if (!Input.isHostScalar() && Input.Where.isKnown()) {
+    if (!Input.isHostScalar() && Input.Where.isKnown() &&
+        (!V.Where.isKnown() || !Input.Where.isDefinitelyHost())) {
       V.Where = Input.Where;
       V.Origins = Input.Origins;
       if (!Input.Where.isDefinitelyHost())
@@ -113,6 +116,10 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
   }
   case TorchCallKind::TensorOptionsKeep:
     return Object ? ObjectValue : AbstractValue();
+  case TorchCallKind::TupleElement:
+    return ArgValues.front().element(*tupleElementIndex(Call));
+  case TorchCallKind::TupleConstruction:
+    return AbstractValue::tupleOf({ArgValues.begin(), ArgValues.end()});
   case TorchCallKind::ContainerAppend:
     if (Call->getNumArgs() > 0)
       recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
@@ -346,6 +353,8 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
   bool HasDevice =
       Module.Value.Where.isKnown() && moduleHoldsParameters(ModuleClass);
   checkOperands(Call, Module.Spelling, Inputs, HasDevice ? &Module : nullptr);
+  if (HasDevice)
+    noteModuleInputs(Call, Module, Inputs);
 
   llvm::SmallVector<AbstractValue, 4> InputValues;
   for (const Operand &Input : Inputs)
@@ -431,6 +440,15 @@ AbstractValue DeviceFlowPass::aliasModule(const Expr *Source) {
 AbstractValue DeviceFlowPass::evalAssignment(const Expr *Target,
                                              const Expr *Source,
                                              const Expr *Site) {
+  // std::tie(recon, mu, logvar) = model->forward(x): each variable gets its
+  // element.
+  if (const auto *Tie = dyn_cast<CallExpr>(Target->IgnoreImplicit());
+      Tie && isTieCall(Tie)) {
+    AbstractValue Value = eval(Source);
+    for (unsigned I = 0; I < Tie->getNumArgs(); ++I)
+      store(Tie->getArg(I), Value.element(I));
+    return Value;
+  }
   AbstractValue Value =
       isModuleType(Target->getType()) ? aliasModule(Source) : eval(Source);
   // acc = acc + x: an accumulation just like acc += x.

@@ -9,6 +9,7 @@
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -55,13 +56,30 @@ static bool isUnmovedInput(const AbstractValue &V) {
   }
 }
 
+/// For a loss (torch::nn::functional::cross_entropy, a loss module call):
+/// the prediction, its first tensor input. Its other inputs are targets,
+/// which belong wherever the prediction is. Null for any other call.
+static const Expr *lossPrediction(const CallExpr *Call) {
+  const Expr *Object = callObject(Call);
+  bool IsLoss =
+      classifyCall(Call) == TorchCallKind::LossFunction ||
+      (Object && moduleReturnsScalar(moduleClassOf(Object->getType())));
+  if (!IsLoss)
+    return nullptr;
+  for (const Expr *Input : tensorOperands(Call))
+    if (Input != Object)
+      return Input;
+  return nullptr;
+}
+
 std::optional<std::string>
 DeviceFlowPass::migrationOf(const AbstractValue &V) const {
   for (const Origin &O : V.Origins) {
     if (O.K == Origin::Kind::Migration || O.K == Origin::Kind::ModuleMigration)
       return O.Detail;
     if (O.K == Origin::Kind::HelperResult ||
-        O.K == Origin::Kind::HelperEffect) {
+        O.K == Origin::Kind::HelperEffect ||
+        O.K == Origin::Kind::ModuleCallInHelper) {
       // A helper moved it: its `.to(...)` is spelled with the helper's
       // names. Spell one with the device variable this function passed.
       const auto *Var = dyn_cast_or_null<VarDecl>(V.Where.DeviceVar);
@@ -72,6 +90,15 @@ DeviceFlowPass::migrationOf(const AbstractValue &V) const {
     }
   }
   return std::nullopt;
+}
+
+bool DeviceFlowPass::isCreatedInLoopAround(const AbstractValue &V,
+                                           const Stmt *Site) const {
+  const Stmt *Loop = Facts.innermostLoopAround(Site);
+  const Origin *Created = V.findOrigin(Origin::Kind::Factory);
+  return Loop && Created &&
+         Ctx.getSourceManager().isPointWithin(Created->Loc, Loop->getBeginLoc(),
+                                              Loop->getEndLoc());
 }
 
 void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
@@ -96,7 +123,13 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
   if (Stayed.IsModule) {
     // A model left on the host meets inputs that were moved: move the model.
     Site.MissingMigration = Migration.value_or(std::string());
-  } else if (Migration && (Other.IsModule || isUnmovedInput(Stayed.Value))) {
+  } else if (Migration && (Other.IsModule || isUnmovedInput(Stayed.Value) ||
+                           (Stayed.Value.Where.isDefinitelyHost() &&
+                            Other.E == lossPrediction(Call) &&
+                            !isCreatedInLoopAround(Stayed.Value, Call)))) {
+    // A host target against a prediction that was moved: the target should
+    // have travelled the same way. (One a factory makes afresh in the loop
+    // is a factory missing its device, a plain device mix.)
     Site.MissingMigration = *Migration;
     // Prefer the way its own sibling travelled (batch.data.to(d, true)).
     if (const Origin *FromBatch =
@@ -105,6 +138,20 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
       auto Sibling = SiblingMigrations.find(FromBatch->Batch);
       if (Sibling != SiblingMigrations.end())
         Site.MissingMigration = Sibling->second;
+    }
+  } else if (const Origin *FromBatch =
+                 Stayed.Value.findOrigin(Origin::Kind::DataLoaderBatch);
+             FromBatch && FromBatch->Batch &&
+             Stayed.Value.Where.isDefinitelyHost()) {
+    // A batch tensor that stayed on the host while its siblings moved. When
+    // the value is computed from it (a model of unknown device fed a raw
+    // `batch.data`), the fix is the batch read, not the value that finally
+    // met the device.
+    auto Sibling = SiblingMigrations.find(FromBatch->Batch);
+    if (Sibling != SiblingMigrations.end()) {
+      Site.MissingMigration = Sibling->second;
+      if (!isUnmovedInput(Stayed.Value) && FromBatch->Read)
+        Site.UnmovedSource = *FromBatch;
     }
   }
   Site.Stayed = std::move(Stayed);

@@ -98,6 +98,16 @@ private:
                             llvm::ArrayRef<AbstractValue> Args,
                             bool &ExplainedByCallee);
   void collectEffects(const State &AtExit);
+  /// Summarising: a module parameter called with inputs on a device
+  /// parameter becomes a requirement on the caller's module.
+  void noteModuleInputs(const CallExpr *Call, const Operand &Module,
+                        llvm::ArrayRef<Operand> Inputs);
+  /// A call to a helper with ModuleInputs: passes each requirement on to this
+  /// function's own summary, or, reporting, checks the module passed.
+  void applyModuleInputRequirements(const CallExpr *Call,
+                                    const FunctionDecl *Callee,
+                                    const FunctionSummary &CalleeSummary,
+                                    llvm::ArrayRef<AbstractValue> Args);
   /// Summarising a method: E, if it is `this` or `*this`, may be moved.
   void noteObjectMayMove(const Expr *E);
 
@@ -117,6 +127,8 @@ private:
   /// The `.to(...)` that put a value where it is, as this function can
   /// spell it, if one did.
   std::optional<std::string> migrationOf(const AbstractValue &V) const;
+  /// Whether a factory made V inside the innermost loop around Site.
+  bool isCreatedInLoopAround(const AbstractValue &V, const Stmt *Site) const;
   Operand operandFor(const Expr *E);
   GradHistory resultGrad(const Stmt *Site,
                          llvm::ArrayRef<AbstractValue> Inputs) const;
@@ -142,6 +154,9 @@ private:
   llvm::DenseSet<const Expr *> ReportedSites;
   /// Per example variable, the `.to(...)` one of its tensors was moved with.
   llvm::DenseMap<const ValueDecl *, std::string> SiblingMigrations;
+  /// Modules already reported as passed, unmoved, to a helper that runs them
+  /// on a device.
+  llvm::DenseSet<StorageKey> ModulesLeftBehind;
 };
 
 } // namespace detail

@@ -121,6 +121,17 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
                                           const CallExpr *Call,
                                           llvm::ArrayRef<AbstractValue> Args,
                                           bool &ExplainedByCallee) {
+  if (!CalleeValue.Elements.empty()) {
+    // A tuple: each element stands for what it was made from.
+    std::vector<AbstractValue> Parts;
+    ExplainedByCallee = false;
+    for (const AbstractValue &Part : CalleeValue.Elements) {
+      bool PartExplained = false;
+      Parts.push_back(instantiate(Part, Callee, Call, Args, PartExplained));
+      ExplainedByCallee |= PartExplained;
+    }
+    return AbstractValue::tupleOf(std::move(Parts));
+  }
   AbstractValue V = CalleeValue;
   ExplainedByCallee = !V.Origins.empty();
   const Placement &Where = CalleeValue.Where;
@@ -188,6 +199,8 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   if (ExplainedByCallee && Result.Where.isKnown())
     Result.addOrigin({Origin::Kind::HelperResult, Call->getBeginLoc(),
                       CallSpelling, "", Result.Where.describe()});
+  // Before the callee's effects: the module as it is when the call starts.
+  applyModuleInputRequirements(Call, Callee, *Summary, Args);
   for (const auto &[Changed, AtExit] : Summary->Effects) {
     AbstractValue Value =
         instantiate(AtExit, Callee, Call, Args, ExplainedByCallee);
@@ -216,6 +229,116 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
       store(Object, AbstractValue::unknown());
     }
   return true;
+}
+
+/// The module parameter a placement stands for, while the function has not
+/// moved or replaced it: "wherever the caller's module is".
+static const ParmVarDecl *untouchedModuleParameter(const Placement &Where,
+                                                   const FunctionDecl *F) {
+  const ParmVarDecl *Parm = parameterPlacing(Where, F);
+  if (!Parm || !Where.Devices.isAny() || !isModuleType(Parm->getType()))
+    return nullptr;
+  return Parm;
+}
+
+/// Whether inputs so placed say where a module fed them must be, in terms
+/// the caller can check: on the host, or wherever one of the function's
+/// parameters is (a device, another module, a tensor) other than the module
+/// itself.
+static bool isCheckableInputPlacement(const Placement &Where,
+                                      const ParmVarDecl *Module,
+                                      const FunctionDecl *F) {
+  if (Where.isDefinitelyHost())
+    return true;
+  const ParmVarDecl *Parm = parameterPlacing(Where, F);
+  return Parm && Parm != Module && Where.Devices.isAny();
+}
+
+static void addRequirement(FunctionSummary &Summary,
+                           ModuleInputRequirement Required) {
+  for (const ModuleInputRequirement &Known : Summary.ModuleInputs)
+    if (Known.Module == Required.Module &&
+        Known.Inputs.DeviceVar == Required.Inputs.DeviceVar)
+      return;
+  Summary.ModuleInputs.push_back(std::move(Required));
+}
+
+void DeviceFlowPass::noteModuleInputs(const CallExpr *Call,
+                                      const Operand &Module,
+                                      llvm::ArrayRef<Operand> Inputs) {
+  if (Mode != PassMode::Summarize || !FinalWalk)
+    return;
+  const ParmVarDecl *ModuleParm =
+      untouchedModuleParameter(Module.Value.Where, Function);
+  if (!ModuleParm)
+    return;
+  for (const Operand &Input : Inputs)
+    if (!Input.Value.isHostScalar() &&
+        isCheckableInputPlacement(Input.Value.Where, ModuleParm, Function))
+      addRequirement(Summary,
+                     {ModuleParm, Input.Value.Where,
+                      Origin{Origin::Kind::ModuleCallInHelper,
+                             Call->getBeginLoc(), Input.Spelling,
+                             Module.Spelling, Input.Value.Where.describe()},
+                      Input.Value.Origins});
+}
+
+void DeviceFlowPass::applyModuleInputRequirements(
+    const CallExpr *Call, const FunctionDecl *Callee,
+    const FunctionSummary &CalleeSummary, llvm::ArrayRef<AbstractValue> Args) {
+  if (Mode == PassMode::Summarize ? !FinalWalk : !Reporting)
+    return;
+  for (const ModuleInputRequirement &Required : CalleeSummary.ModuleInputs) {
+    unsigned Index =
+        Required.Module->getFunctionScopeIndex() + firstParameterArgument(Call);
+    if (Index >= Args.size() || Index >= Call->getNumArgs())
+      continue;
+    AbstractValue CalleeInputs;
+    CalleeInputs.Where = Required.Inputs;
+    bool ExplainedByCallee = false;
+    Placement Inputs =
+        instantiate(CalleeInputs, Callee, Call, Args, ExplainedByCallee).Where;
+    if (Mode == PassMode::Summarize) {
+      // A helper of a helper: the requirement is this function's caller's.
+      if (const ParmVarDecl *ModuleParm =
+              untouchedModuleParameter(Args[Index].Where, Function);
+          ModuleParm && isCheckableInputPlacement(Inputs, ModuleParm, Function))
+        addRequirement(Summary, {ModuleParm, Inputs, Required.InnerCall,
+                                 Required.InputHistory});
+      continue;
+    }
+    // The caller passed torch::kCPU for a device the helper moves inputs
+    // to: a wrong argument, not a tensor or model left behind.
+    if (Inputs.isDefinitelyHost() && !Required.Inputs.isDefinitelyHost())
+      continue;
+    const Expr *ModuleArg = Call->getArg(Index);
+    Operand Module = operandFor(ModuleArg);
+    Module.IsModule = true;
+    if (!mayConflict(Module.Value.Where, Inputs))
+      continue;
+    // One finding per module left behind, at the first helper that runs it.
+    std::optional<StorageKey> Key = storageKeyOf(ModuleArg);
+    if (Key && !ModulesLeftBehind.insert(*Key).second)
+      continue;
+    Operand Fed;
+    Fed.E = Call;
+    Fed.Spelling = Required.InnerCall.Subject;
+    Fed.Value.Where = Inputs;
+    // The notes are inside the helper, the device words this caller's. The
+    // input's own history speaks of the helper's parameters unless it is
+    // the host's.
+    if (Inputs.isDefinitelyHost())
+      for (const Origin &Step : llvm::reverse(Required.InputHistory))
+        Fed.Value.addOrigin(Step);
+    Origin InnerCall = Required.InnerCall;
+    InnerCall.DeviceWords = Inputs.describe();
+    Fed.Value.addOrigin(InnerCall);
+    size_t Before = Result.MixedSites.size();
+    recordMixedSite(Call, calleeDisplayName(Call), std::move(Module),
+                    std::move(Fed));
+    if (Result.MixedSites.size() > Before)
+      Result.MixedSites.back().ModuleCalledInHelper = true;
+  }
 }
 
 void DeviceFlowPass::noteObjectMayMove(const Expr *E) {

@@ -164,8 +164,43 @@ const Origin *AbstractValue::findOrigin(Origin::Kind K) const {
   return nullptr;
 }
 
+AbstractValue AbstractValue::tupleOf(std::vector<AbstractValue> Elements) {
+  AbstractValue Tuple;
+  if (!Elements.empty()) {
+    const AbstractValue &First = Elements.front();
+    bool Agree = llvm::all_of(Elements, [&](const AbstractValue &E) {
+      return E.Where == First.Where && E.Grad == First.Grad;
+    });
+    Tuple.Where = Agree ? First.Where : Placement::unknown();
+    Tuple.Grad = Agree ? First.Grad : GradHistory::Unknown;
+    if (Agree)
+      Tuple.Origins = First.Origins;
+  } else {
+    Tuple.Where = Placement::unknown();
+  }
+  Tuple.Elements = std::move(Elements);
+  return Tuple;
+}
+
+AbstractValue AbstractValue::element(unsigned Index) const {
+  if (Index < Elements.size())
+    return Elements[Index];
+  AbstractValue Whole = *this;
+  Whole.Elements.clear();
+  Whole.ZeroDim = false;
+  return Whole;
+}
+
 AbstractValue AbstractValue::join(const AbstractValue &Other) const {
   AbstractValue Result;
+  // Tuples join element by element while both sides know their elements.
+  if (Where.State == Placement::Knowledge::Unset && Other.Elements.size())
+    Result.Elements = Other.Elements;
+  else if (Other.Where.State == Placement::Knowledge::Unset && Elements.size())
+    Result.Elements = Elements;
+  else if (Elements.size() && Elements.size() == Other.Elements.size())
+    for (size_t I = 0; I < Elements.size(); ++I)
+      Result.Elements.push_back(Elements[I].join(Other.Elements[I]));
   Result.Where = Where.join(Other.Where);
   // An unset side has not happened yet on its path; it says nothing.
   if (Where.State == Placement::Knowledge::Unset) {
@@ -195,7 +230,7 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
 
 bool AbstractValue::operator==(const AbstractValue &O) const {
   return Where == O.Where && ZeroDim == O.ZeroDim && Grad == O.Grad &&
-         Memory == O.Memory && Origins == O.Origins;
+         Memory == O.Memory && Origins == O.Origins && Elements == O.Elements;
 }
 
 } // namespace torchtidy

@@ -14,11 +14,13 @@
 #define TORCHTIDY_ANALYSIS_PLACEMENT_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torchtidy {
 
@@ -165,6 +167,10 @@ struct Origin {
     /// Changed by a function of this TU it was passed to (or a lambda that
     /// captured it by reference). Subject: the argument, Detail: the call.
     HelperEffect,
+    /// A helper of this TU calls a module it was passed with inputs on a
+    /// device; Loc is that module call. Subject: the input as written there,
+    /// Detail: the module as written there.
+    ModuleCallInHelper,
   };
   Kind K;
   clang::SourceLocation Loc;
@@ -177,6 +183,9 @@ struct Origin {
   /// For DataLoaderBatch: the example variable the tensor was read from, so
   /// that siblings (batch.data, batch.target) can be matched.
   const clang::ValueDecl *Batch = nullptr;
+  /// For DataLoaderBatch: the read itself (`batch.data`), where a missing
+  /// migration belongs.
+  const clang::Expr *Read = nullptr;
 
   bool operator==(const Origin &O) const {
     return K == O.K && Loc == O.Loc && Subject == O.Subject;
@@ -195,6 +204,11 @@ struct AbstractValue {
   /// Most recent first; at most MaxOrigins.
   llvm::SmallVector<Origin, 3> Origins;
   static constexpr unsigned MaxOrigins = 3;
+  /// For a std::pair / std::tuple of tensors built from known parts: each
+  /// element's value. Empty when the step that made the tuple did not say
+  /// (a module's forward returning a tuple): every element is then the
+  /// tuple's own value.
+  std::vector<AbstractValue> Elements;
 
   static AbstractValue unknown() {
     AbstractValue V;
@@ -206,6 +220,14 @@ struct AbstractValue {
   const Origin *findOrigin(Origin::Kind K) const;
   /// The exempt operand of the "0-dim CPU scalars mix with anything" rule.
   bool isHostScalar() const { return ZeroDim && Where.isDefinitelyHost(); }
+
+  /// A tuple of these values. Its own placement and history are the
+  /// elements' where they all agree, unknown otherwise, so that code which
+  /// loses track of the elements never sees a device they do not share.
+  static AbstractValue tupleOf(std::vector<AbstractValue> Elements);
+  /// Element Index of a tuple: the element's value when known, else the
+  /// tuple's own.
+  AbstractValue element(unsigned Index) const;
 
   AbstractValue join(const AbstractValue &Other) const;
   bool operator==(const AbstractValue &O) const;

@@ -41,6 +41,8 @@ std::string reasonFor(const AbstractValue &Value) {
     return "returned by '" + O.Subject + "'";
   case Origin::Kind::HelperEffect:
     return "placed by '" + O.Detail + "'";
+  case Origin::Kind::ModuleCallInHelper:
+    return "an input of '" + O.Detail + "'";
   }
   return "";
 }
@@ -77,6 +79,9 @@ static std::string noteFor(const Origin &O) {
     return "'" + O.Subject + "' returns it on " + O.DeviceWords;
   case Origin::Kind::HelperEffect:
     return "'" + O.Detail + "' leaves '" + O.Subject + "' on " + O.DeviceWords;
+  case Origin::Kind::ModuleCallInHelper:
+    return "'" + O.Detail + "' is called here with '" + O.Subject + "' on " +
+           O.DeviceWords;
   }
   return "";
 }

@@ -13,9 +13,35 @@ void MissingTargetMigrationCheck::report(const DeviceFlowResult &Flow,
   for (const DroppedMigration &Dropped : Flow.DroppedMigrations)
     if (isFirstReportAt(Dropped.Call->getExprLoc()))
       reportDroppedMigration(Dropped, Ctx);
-  for (const MixedDeviceSite &Site : Flow.MixedSites)
-    if (Site.MissingMigration && isFirstReportAt(Site.Call->getBeginLoc()))
+  for (const MixedDeviceSite &Site : Flow.MixedSites) {
+    if (!Site.MissingMigration)
+      continue;
+    if (Site.UnmovedSource) {
+      if (isFirstReportAt(Site.UnmovedSource->Loc))
+        reportUnmovedSource(Site, Ctx);
+    } else if (isFirstReportAt(Site.Call->getBeginLoc())) {
       reportLeftBehind(Site, Ctx);
+    }
+  }
+}
+
+void MissingTargetMigrationCheck::reportUnmovedSource(
+    const MixedDeviceSite &Site, ASTContext &Ctx) {
+  const Origin &Source = *Site.UnmovedSource;
+  const std::string &Migration = *Site.MissingMigration;
+  {
+    auto Diag =
+        diag(Source.Loc,
+             "'%0' stays on the CPU while the rest of its batch is moved; "
+             "'%1', computed from it, meets '%2' on %3 in '%4'; move it with "
+             "'%0%5'")
+        << Source.Subject << Site.Stayed.Spelling << Site.Other.Spelling
+        << Site.Other.Value.Where.describe() << Site.OpName << Migration;
+    for (const FixItHint &Fix : appendToExpression(Source.Read, Migration, Ctx))
+      Diag << Fix;
+  } // Emitted here, ahead of its notes.
+  addOriginNotes(*this, Site.Stayed);
+  addOriginNotes(*this, Site.Other);
 }
 
 void MissingTargetMigrationCheck::reportDroppedMigration(
@@ -36,15 +62,28 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
   const Operand &Other = Site.Other;
   const std::string &Migration = *Site.MissingMigration;
 
-  if (Stayed.IsModule) {
-    // The model stayed on the host while its inputs moved.
+  if (Other.IsModule && Site.ModuleCalledInHelper) {
+    // The caller moved the model; the helper feeds it host tensors. The
+    // move belongs inside the helper, at the module call the note shows.
+    diag(Site.Call->getBeginLoc(),
+         "'%0' is on %1 but '%2' calls it with inputs on %3; move them to "
+         "the module's device inside '%2'")
+        << Other.Spelling << Other.Value.Where.describe() << Site.OpName
+        << Stayed.Value.Where.describe();
+  } else if (Stayed.IsModule) {
+    // The model stayed on the host while its inputs moved; with a helper,
+    // the helper runs it on inputs it moves to a device the caller chose.
     std::string Move =
         Migration.empty() ? std::string(".to(device)") : Migration;
     diag(Site.Call->getBeginLoc(),
-         "'%0' is on %1%2 but its input '%3' is on %4; move the module with "
-         "'%0%5%6' before calling it")
+         Site.ModuleCalledInHelper
+             ? "'%0' is on %1%2 but '%3' calls it with inputs on %4; move "
+               "the module with '%0%5%6' before this call"
+             : "'%0' is on %1%2 but its input '%3' is on %4; move the module "
+               "with '%0%5%6' before calling it")
         << Stayed.Spelling << Stayed.Value.Where.describe()
-        << reasonInParens(Stayed.Value) << Other.Spelling
+        << reasonInParens(Stayed.Value)
+        << (Site.ModuleCalledInHelper ? Site.OpName : Other.Spelling)
         << Other.Value.Where.describe() << moduleAccessor(Stayed.E)
         << llvm::StringRef(Move).drop_front();
   } else if (Other.IsModule) {

@@ -27,6 +27,7 @@ private:
   void reportDroppedMigration(const DroppedMigration &Dropped,
                               clang::ASTContext &Ctx);
   void reportLeftBehind(const MixedDeviceSite &Site, clang::ASTContext &Ctx);
+  void reportUnmovedSource(const MixedDeviceSite &Site, clang::ASTContext &Ctx);
 };
 
 } // namespace torchtidy

@@ -196,6 +196,12 @@ TorchCallKind classifyFreeFunction(const FunctionDecl *FD,
     return TorchCallKind::ModuleConstruction;
   if (Qualified == "std::move" || Qualified == "std::forward")
     return TorchCallKind::Other;
+  if (tupleElementIndex(Call))
+    return TorchCallKind::TupleElement;
+  if ((Qualified == "std::make_pair" || Qualified == "std::make_tuple" ||
+       Qualified == "std::forward_as_tuple" || Qualified == "std::tie") &&
+      isTensorTupleType(FD->getReturnType()))
+    return TorchCallKind::TupleConstruction;
   if (!isInLibTorchNamespace(FD)) {
     return FD->getOverloadedOperator() != OO_None &&
                    isTensorType(FD->getReturnType())
@@ -275,6 +281,70 @@ bool isBatchExampleType(QualType T) {
   return isRecordNamed(recordOf(T), "torch::data::Example");
 }
 
+/// Whether a template argument is, or packs, a tensor or a tensor tuple.
+static bool holdsTensor(const TemplateArgument &Arg, unsigned Depth) {
+  if (Arg.getKind() == TemplateArgument::Pack)
+    return llvm::any_of(Arg.pack_elements(), [&](const TemplateArgument &E) {
+      return holdsTensor(E, Depth);
+    });
+  if (Arg.getKind() != TemplateArgument::Type)
+    return false;
+  QualType T = Arg.getAsType();
+  if (isTensorType(T))
+    return true;
+  // Nested: LSTM's tuple<Tensor, tuple<Tensor, Tensor>>.
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  return Depth < 4 && Spec &&
+         (isRecordNamed(Spec, "std::pair") ||
+          isRecordNamed(Spec, "std::tuple")) &&
+         llvm::any_of(Spec->getTemplateArgs().asArray(),
+                      [&](const TemplateArgument &E) {
+                        return holdsTensor(E, Depth + 1);
+                      });
+}
+
+bool isTensorTupleType(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Spec ||
+      (!isRecordNamed(Spec, "std::pair") && !isRecordNamed(Spec, "std::tuple")))
+    return false;
+  return llvm::any_of(
+      Spec->getTemplateArgs().asArray(),
+      [](const TemplateArgument &Arg) { return holdsTensor(Arg, 0); });
+}
+
+std::optional<unsigned> pairMemberIndex(const MemberExpr *Member) {
+  if (!isTensorTupleType(Member->getBase()->getType()))
+    return std::nullopt;
+  llvm::StringRef Name = Member->getMemberDecl()->getName();
+  if (Name == "first")
+    return 0;
+  if (Name == "second")
+    return 1;
+  return std::nullopt;
+}
+
+std::optional<unsigned> tupleElementIndex(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || Call->getNumArgs() != 1 || !FD->getIdentifier() ||
+      FD->getName() != "get" || !isInStandardLibrary(FD) ||
+      !isTensorTupleType(Call->getArg(0)->getType()))
+    return std::nullopt;
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Integral)
+    return std::nullopt; // std::get<Type>(t)
+  return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
+}
+
+bool isTieCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  return FD && FD->getIdentifier() && FD->getName() == "tie" &&
+         isInStandardLibrary(FD) && isTensorTupleType(Call->getType());
+}
+
 bool isGradDisablingGuardType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   return isRecordNamed(RD, "c10::NoGradGuard") ||
@@ -322,6 +392,8 @@ TorchValueKind classifyType(QualType T) {
     return TorchValueKind::BatchExample;
   if (isModuleType(T))
     return TorchValueKind::Module;
+  if (isTensorTupleType(T))
+    return TorchValueKind::TensorTuple;
   return TorchValueKind::None;
 }
 

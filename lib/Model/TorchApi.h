@@ -32,6 +32,7 @@ enum class TorchValueKind {
   Module,       ///< A torch::nn::Module: holder, shared_ptr or the object.
   DeviceSpec,   ///< c10::Device, c10::DeviceType or c10::TensorOptions.
   BatchExample, ///< torch::data::Example<> produced by a data loader.
+  TensorTuple,  ///< std::pair / std::tuple holding tensors.
 };
 
 /// Classifies a type (through references, cv-qualifiers and sugar).
@@ -43,6 +44,15 @@ bool isDeviceSpecType(clang::QualType T);
 bool isTensorOptionsType(clang::QualType T);
 bool isTensorContainerType(clang::QualType T);
 bool isBatchExampleType(clang::QualType T);
+/// std::pair or std::tuple with a tensor (or such a tuple) among its
+/// elements: what models return from forward() and helpers return in pairs.
+bool isTensorTupleType(clang::QualType T);
+/// For `p.first` / `p.second` on a tensor pair: 0 or 1.
+std::optional<unsigned> pairMemberIndex(const clang::MemberExpr *Member);
+/// For std::get<N>(t) on a tensor tuple: N.
+std::optional<unsigned> tupleElementIndex(const clang::CallExpr *Call);
+/// std::tie(a, b, ...): a tuple of references to its arguments.
+bool isTieCall(const clang::CallExpr *Call);
 /// RAII guards that turn autograd recording off for their scope:
 /// torch::NoGradGuard, c10::InferenceMode, AutoGradMode.
 bool isGradDisablingGuardType(clang::QualType T);
@@ -137,6 +147,8 @@ enum class TorchCallKind {
   ModuleConstruction, ///< std::make_shared<Net>(), torch::nn::Linear(...).
   InPlaceAccumulate,  ///< tensor.add_(x), +=: grows the receiver in place.
   ContainerAppend,    ///< tensors.push_back(x), emplace_back(x).
+  TupleElement,       ///< std::get<N>(t) on a tuple of tensors.
+  TupleConstruction,  ///< std::make_pair / make_tuple / tie of tensors.
 };
 
 /// Classifies a call by its callee (and, for methods, the object's type).

@@ -130,6 +130,61 @@ TEST(AbstractValueTest, OriginsAreCappedAndNotRepeated) {
   EXPECT_EQ(V.Origins.front().Loc.getRawEncoding(), 3u);
 }
 
+AbstractValue valueOn(Placement Where, GradHistory Grad) {
+  AbstractValue V;
+  V.Where = std::move(Where);
+  V.Grad = Grad;
+  return V;
+}
+
+TEST(TupleTest, ElementsKeepTheirOwnDevices) {
+  AbstractValue Tuple =
+      AbstractValue::tupleOf({valueOn(Placement::host(), GradHistory::None),
+                              valueOn(on({"cuda"}), GradHistory::Carries)});
+  EXPECT_TRUE(Tuple.element(0).Where.isDefinitelyHost());
+  EXPECT_EQ(Tuple.element(1).Where, on({"cuda"}));
+  EXPECT_EQ(Tuple.element(1).Grad, GradHistory::Carries);
+  // The tuple as one value: its elements disagree, so it says nothing.
+  EXPECT_FALSE(Tuple.Where.isKnown());
+  EXPECT_EQ(Tuple.Grad, GradHistory::Unknown);
+}
+
+TEST(TupleTest, AgreeingElementsMakeTheTuplesOwnValue) {
+  AbstractValue Tuple =
+      AbstractValue::tupleOf({valueOn(on({"cuda"}), GradHistory::Carries),
+                              valueOn(on({"cuda"}), GradHistory::Carries)});
+  EXPECT_EQ(Tuple.Where, on({"cuda"}));
+  EXPECT_EQ(Tuple.Grad, GradHistory::Carries);
+}
+
+TEST(TupleTest, WithoutElementsEveryElementIsTheWhole) {
+  // A module's forward() returning a tuple: one value for all.
+  AbstractValue Output = valueOn(on({"cuda"}), GradHistory::Carries);
+  Output.ZeroDim = true;
+  AbstractValue Third = Output.element(2);
+  EXPECT_EQ(Third.Where, on({"cuda"}));
+  EXPECT_EQ(Third.Grad, GradHistory::Carries);
+  EXPECT_FALSE(Third.ZeroDim);
+}
+
+TEST(TupleTest, JoinIsElementWiseOnlyWhileBothSidesKnowTheElements) {
+  AbstractValue A =
+      AbstractValue::tupleOf({valueOn(Placement::host(), GradHistory::None),
+                              valueOn(on({"cuda"}), GradHistory::None)});
+  AbstractValue B =
+      AbstractValue::tupleOf({valueOn(Placement::host(), GradHistory::Carries),
+                              valueOn(on({"cuda"}), GradHistory::None)});
+  AbstractValue Joined = A.join(B);
+  ASSERT_EQ(Joined.Elements.size(), 2u);
+  EXPECT_TRUE(Joined.element(0).Where.isDefinitelyHost());
+  EXPECT_EQ(Joined.element(0).Grad, GradHistory::Carries);
+  // Bottom on one side: the other side's elements.
+  EXPECT_EQ(AbstractValue().join(A).Elements.size(), 2u);
+  // A tuple of unknown make on one path: the elements are lost.
+  EXPECT_TRUE(A.join(AbstractValue::unknown()).Elements.empty());
+  EXPECT_NE(A, B);
+}
+
 TEST(HostMemoryTest, PathsThatDisagreeAreUnknown) {
   EXPECT_EQ(join(HostMemory::Pinned, HostMemory::Pinned), HostMemory::Pinned);
   EXPECT_EQ(join(HostMemory::Pageable, HostMemory::Pinned),

@@ -33,3 +33,16 @@ void dropped(torch::Device device) {
   // FIXED: x = x.to(device);
   auto y = x.to(device) + torch::ones({4}, device);
 }
+
+// The raw batch tensor went through a model of unknown device first: the
+// fix goes on the batch read, not on the model's output.
+void throughModel(std::shared_ptr<Net> model,
+                  std::vector<torch::data::Example<>> &loader,
+                  torch::Device device) {
+  for (auto &batch : loader) {
+    auto data = batch.data;
+    // FIXED: auto data = batch.data.to(device);
+    auto out = model->forward(data);
+    torch::nll_loss(out, batch.target.to(device)).backward();
+  }
+}

@@ -77,3 +77,57 @@ void helpers(torch::Device device) {
   prepare(input, device);
   auto v = alias->forward(input);
 }
+
+// A helper that runs the model it is given on the device its caller passes:
+// fine when the caller moved the model first, when the helper moves it
+// itself, and when the caller's device is not known.
+using Batch = torch::data::Example<>;
+void runOn(std::shared_ptr<Net> m, const Batch &b, torch::Device d) {
+  m->forward(b.data.to(d)).sum().backward();
+}
+void moveThenRun(std::shared_ptr<Net> m, const Batch &b, torch::Device d) {
+  m->to(d);
+  runOn(m, b, d);
+}
+void helperCallers(const Batch &batch, torch::Device device,
+                   std::shared_ptr<Net> given) {
+  auto moved = std::make_shared<Net>();
+  moved->to(device);
+  runOn(moved, batch, device);
+  auto movedByHelper = std::make_shared<Net>();
+  moveThenRun(movedByHelper, batch, device);
+  runOn(given, batch, device);
+  auto onHost = std::make_shared<Net>();
+  runOn(onHost, batch, torch::kCPU);
+  runOn(moved, batch, torch::kCPU);
+}
+
+// Siblings moved together, in a lambda and after a model of unknown device;
+// a target made afresh in the loop without a device is a plain device mix
+// (libtorch-mixed-device-operands), not a tensor left behind.
+void lambdasAndTargets(std::shared_ptr<Net> model,
+                       const std::vector<Batch> &batches) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  auto step = [&](const Batch &b) {
+    auto out = model->forward(b.data.to(device));
+    return torch::nll_loss(out, b.target.to(device));
+  };
+  for (const auto &b : batches) {
+    step(b).backward();
+    auto out = model->forward(b.data.to(device));
+    torch::mse_loss(out, torch::ones({4, 2})).backward();
+  }
+}
+
+// A helper that feeds its model host tensors, called with a model that is
+// on the host too, or whose device is not known.
+double evaluateOnHost(std::shared_ptr<Net> m, const std::vector<Batch> &bs) {
+  double sum = 0;
+  for (const auto &b : bs)
+    sum += m->forward(b.data).sum().item<double>();
+  return sum;
+}
+void hostHelpers(const std::vector<Batch> &bs, std::shared_ptr<Net> given) {
+  evaluateOnHost(std::make_shared<Net>(), bs);
+  evaluateOnHost(given, bs);
+}
