@@ -45,15 +45,13 @@ TARGET_RECALL = 0.95
 # measured when the floor was set, never lowered (raise it with the fix that
 # raises the recall). Checks not listed are held to the target.
 RECALL_FLOOR = {
-    # 55 of 88 (LLVM 22, 2026-12-03). Misses: a model moved by the caller of
-    # a helper that takes it as a parameter; an input left behind when the
-    # model's device is unknown, reported as a mix at the loss instead;
-    # batches that reach a lambda as a parameter; a copy dropped on one
-    # branch only.
-    "libtorch-missing-target-migration": 0.62,
-    # 10 of 15: a loss built from a std::pair/std::tuple element (std::tie,
-    # structured bindings, .first) loses its autograd history.
-    "libtorch-graph-retaining-accumulation": 0.66,
+    # 81 of 88 (LLVM 22, 2026-12-03). Misses: four copies dropped in the
+    # `else` of `if (device.is_cuda())` (bugs only on devices other than CPU
+    # and CUDA); a copy dropped on the pinned branch only (the two paths join
+    # to "some device"); a model captured by a lambda; a `->to(device)` right
+    # after `torch::load` (loaded tensors keep the device they were saved
+    # from).
+    "libtorch-missing-target-migration": 0.92,
 }
 
 
