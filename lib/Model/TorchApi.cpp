@@ -316,9 +316,12 @@ bool isTensorTupleType(QualType T) {
 }
 
 std::optional<unsigned> pairMemberIndex(const MemberExpr *Member) {
-  if (!isTensorTupleType(Member->getBase()->getType()))
+  // Methods (swap, operator=, the destructor) are members too.
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  if (!Field || !Field->getIdentifier() ||
+      !isTensorTupleType(Member->getBase()->getType()))
     return std::nullopt;
-  llvm::StringRef Name = Member->getMemberDecl()->getName();
+  llvm::StringRef Name = Field->getName();
   if (Name == "first")
     return 0;
   if (Name == "second")

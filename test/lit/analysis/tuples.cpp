@@ -72,6 +72,10 @@ void elementsApart(torch::Device device) {
   auto fine = moved + torch::zeros({4}, device);
   auto mixed = host + pair.second;
   // CHECK: :[[@LINE-1]]:21: warning: 'host' is on the CPU {{.*}} [libtorch-mixed-device-operands]
+  // Members that are not elements.
+  auto copy = pair;
+  copy.swap(pair);
+  copy.operator=(pair);
 }
 
 // Detached elements and elements of a tuple that never had history.
