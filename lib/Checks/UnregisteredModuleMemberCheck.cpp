@@ -20,6 +20,9 @@ struct MemberUse {
   bool IsSubmodule = false; ///< else a tensor
   bool Registered = false;
   bool RequiresGrad = false; ///< tensors: created or marked requiring grad
+  /// Given `nullptr` somewhere (`fc{nullptr}`, `fc(nullptr)`): without a
+  /// later assignment it holds no module.
+  bool InitializedEmpty = false;
   /// Where the member first gets a value, and that value when it is one
   /// complete expression (so it can be wrapped in register_*).
   SourceLocation SetAt;
@@ -34,7 +37,8 @@ template <typename Callback> void forEachStmt(const Stmt *S, Callback &&Visit) {
     forEachStmt(Child, Visit);
 }
 
-bool containsCall(const Stmt *S, llvm::function_ref<bool(const CallExpr *)> Is) {
+bool containsCall(const Stmt *S,
+                  llvm::function_ref<bool(const CallExpr *)> Is) {
   bool Found = false;
   forEachStmt(S, [&](const Stmt *Sub) {
     if (const auto *Call = dyn_cast<CallExpr>(Sub))
@@ -63,8 +67,7 @@ const Expr *wrappableValue(const Expr *Init) {
 bool isEmptyHandle(const Expr *E) {
   E = E->IgnoreImplicit();
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
-    return Construct->getNumArgs() == 1 &&
-           isEmptyHandle(Construct->getArg(0));
+    return Construct->getNumArgs() == 1 && isEmptyHandle(Construct->getArg(0));
   if (const auto *List = dyn_cast<InitListExpr>(E))
     return List->getNumInits() == 1 && isEmptyHandle(List->getInit(0));
   return E->getType()->isNullPtrType();
@@ -98,6 +101,19 @@ public:
       forEachStmt(Definition->getBody(),
                   [&](const Stmt *S) { noteStatement(S); });
     }
+    // `torch::nn::Dropout2d drop;`: a holder nobody set is default-
+    // constructed, and so holds a module from its declaration on. Unless a
+    // constructor defined elsewhere may set (and register) it.
+    bool AllConstructorsSeen =
+        llvm::all_of(Class->ctors(), [](const CXXConstructorDecl *Ctor) {
+          return Ctor->isImplicit() || Ctor->isDefaulted() || Ctor->hasBody();
+        });
+    if (!AllConstructorsSeen)
+      return;
+    for (auto &[Field, Use] : Members)
+      if (Use.IsSubmodule && Use.SetAt.isInvalid() && !Use.InitializedEmpty &&
+          isModuleHolderType(Field->getType()))
+        Use.SetAt = Field->getLocation();
   }
 
   llvm::MapVector<const FieldDecl *, MemberUse> Members;
@@ -131,8 +147,12 @@ private:
   void noteInitializer(const FieldDecl *Field, const Expr *Init,
                        SourceLocation At) {
     auto It = Members.find(Field);
-    if (It == Members.end() || isEmptyHandle(Init))
+    if (It == Members.end())
       return;
+    if (isEmptyHandle(Init)) {
+      It->second.InitializedEmpty = true;
+      return;
+    }
     noteSet(It->second, At, Init, wrappableValue(Init));
   }
 
@@ -163,10 +183,10 @@ private:
 } // namespace
 
 void UnregisteredModuleMemberCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(cxxRecordDecl(isDefinition(),
-                                   unless(isExpansionInSystemHeader()))
-                         .bind("class"),
-                     this);
+  Finder->addMatcher(
+      cxxRecordDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+          .bind("class"),
+      this);
 }
 
 void UnregisteredModuleMemberCheck::check(
@@ -184,27 +204,41 @@ void UnregisteredModuleMemberCheck::check(
     if (Use.Registered || Use.SetAt.isInvalid() ||
         (!Use.IsSubmodule && !Use.RequiresGrad))
       continue;
+    // A submodule without weights has nothing to move or train: it matters
+    // only when it behaves by mode (Dropout), and misses train()/eval().
+    const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());
+    enum { Parameter, SubmoduleWithWeights, ModeDependentSubmodule } Kind;
+    if (!Use.IsSubmodule)
+      Kind = Parameter;
+    else if (moduleHoldsParameters(Submodule))
+      Kind = SubmoduleWithWeights;
+    else if (moduleDependsOnTrainingMode(Submodule))
+      Kind = ModeDependentSubmodule;
+    else
+      continue; // ReLU, MaxPool2d: registering them changes nothing.
     if (!ReportedFields.insert(Field->getLocation().getRawEncoding()).second)
       continue;
     llvm::StringRef Register =
         Use.IsSubmodule ? "register_module" : "register_parameter";
     {
-      auto Diag = diag(Use.SetAt,
-                       "%select{parameter|submodule}0 '%1' is never passed to "
-                       "'%2'; 'to(device)' will not move it and "
-                       "'parameters()' will not return %select{it|its "
-                       "parameters}0, so the optimizer never trains "
-                       "%select{it|them}0")
-                  << Use.IsSubmodule << Field->getName() << Register;
+      auto Diag =
+          diag(Use.SetAt,
+               "%select{parameter|submodule|submodule}0 '%1' is never passed "
+               "to '%2'; %select{'to(device)' will not move it and "
+               "'parameters()' will not return it, so the optimizer never "
+               "trains it|'to(device)' will not move it and 'parameters()' "
+               "will not return its parameters, so the optimizer never trains "
+               "them|'train()' and 'eval()' will not reach it, so it stays in "
+               "training mode when the model is evaluated}0")
+          << Kind << Field->getName() << Register;
       const Expr *Value = Use.SetValue;
       if (Value && !Value->getBeginLoc().isMacroID() &&
           !Value->getEndLoc().isMacroID()) {
-        SourceLocation End = Lexer::getLocForEndOfToken(
-            Value->getEndLoc(), 0, Sources, getLangOpts());
-        Diag << FixItHint::CreateInsertion(Value->getBeginLoc(),
-                                           (Register + "(\"" +
-                                            Field->getName() + "\", ")
-                                               .str())
+        SourceLocation End = Lexer::getLocForEndOfToken(Value->getEndLoc(), 0,
+                                                        Sources, getLangOpts());
+        Diag << FixItHint::CreateInsertion(
+                    Value->getBeginLoc(),
+                    (Register + "(\"" + Field->getName() + "\", ").str())
              << FixItHint::CreateInsertion(End, ")");
       }
     }

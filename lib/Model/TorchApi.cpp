@@ -375,6 +375,10 @@ bool isModuleHandleType(QualType T) {
   return Module && pointeeRecord(T) != Module;
 }
 
+bool isModuleHolderType(QualType T) {
+  return moduleHolderImpl(recordOf(T)) != nullptr;
+}
+
 bool isModuleRegistrationCall(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !isInLibTorchNamespace(Callee))
@@ -415,6 +419,17 @@ public:
   }
 };
 } // namespace
+
+bool moduleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass) {
+  if (!ModuleClass)
+    return false;
+  if (!llvm::StringRef(stableQualifiedName(ModuleClass))
+           .starts_with("torch::nn::"))
+    return true;
+  llvm::StringRef Short = plainName(ModuleClass);
+  Short.consume_back("Impl");
+  return Short.ends_with("Dropout") || Short.starts_with("Dropout");
+}
 
 bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
   if (!ModuleClass)

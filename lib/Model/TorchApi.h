@@ -69,6 +69,10 @@ const clang::CXXRecordDecl *moduleClassOf(clang::QualType T);
 /// register_module takes; a module held by value cannot be registered.
 bool isModuleHandleType(clang::QualType T);
 
+/// A ModuleHolder (torch::nn::Linear, any TORCH_MODULE): unlike a
+/// shared_ptr, a default-constructed holder already holds a module.
+bool isModuleHolderType(clang::QualType T);
+
 /// A call of torch::nn::Module's register_module, register_parameter or
 /// register_buffer: what makes a member part of the module for ->to(),
 /// parameters() and serialization.
@@ -78,6 +82,12 @@ bool isModuleRegistrationCall(const clang::CallExpr *Call);
 /// that its inputs must match. Built-in layers such as Linear do; losses and
 /// activations do not; a user module does when it registers anything.
 bool moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
+
+/// Whether a module may behave differently in training and evaluation, so
+/// that it must hear the model's train()/eval(): among the built-ins the
+/// dropout family (those with weights aside), and any module of the user's,
+/// whose forward() may read is_training().
+bool moduleDependsOnTrainingMode(const clang::CXXRecordDecl *ModuleClass);
 
 /// Whether calling this module class yields a 0-dim tensor (a loss module
 /// with its default mean reduction).

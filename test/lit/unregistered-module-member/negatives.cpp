@@ -60,3 +60,24 @@ template <typename T> struct Generic : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 Generic<float> instance;
+
+// Modules without weights or modes: registering them changes nothing. A
+// holder given nullptr and never set holds no module.
+struct StatelessParts : torch::nn::Module {
+  StatelessParts() {
+    act = torch::nn::ReLU();
+    register_module("drop", drop);
+  }
+  torch::nn::ReLU act{nullptr};
+  torch::nn::MaxPool2d pool{torch::nn::MaxPool2dOptions(2)};
+  torch::nn::Flatten flatten;
+  torch::nn::Dropout drop;
+  torch::nn::Dropout unused{nullptr};
+};
+
+// A constructor defined in another file may register a default-constructed
+// holder: not reported from here.
+struct ElsewhereBuilt : torch::nn::Module {
+  ElsewhereBuilt();
+  torch::nn::Dropout drop;
+};

@@ -62,3 +62,24 @@ template <int Width> struct Wide : torch::nn::Module {
 };
 Wide<2> two;
 Wide<3> three;
+
+// Default-constructed holders hold a module from their declaration on: a
+// user module with weights, and a dropout, which has none but must hear
+// the model's train()/eval().
+struct InnerImpl : torch::nn::Module {
+  InnerImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Inner);
+struct WithDefaults : torch::nn::Module {
+  WithDefaults() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(drop(inner(x))); }
+  torch::nn::Linear fc{nullptr};
+  Inner inner;
+  // CHECK: :[[@LINE-1]]:9: warning: submodule 'inner' is never passed to 'register_module'; 'to(device)' will not move it and 'parameters()' will not return its parameters, so the optimizer never trains them
+  // CHECK: :[[@LINE-2]]:9: note: 'inner' is declared here
+  torch::nn::Dropout2d drop;
+  // CHECK: :[[@LINE-1]]:24: warning: submodule 'drop' is never passed to 'register_module'; 'train()' and 'eval()' will not reach it, so it stays in training mode when the model is evaluated
+  // CHECK: :[[@LINE-2]]:24: note: 'drop' is declared here
+};
