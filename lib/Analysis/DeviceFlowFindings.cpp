@@ -56,22 +56,6 @@ static bool isUnmovedInput(const AbstractValue &V) {
   }
 }
 
-/// For a loss (torch::nn::functional::cross_entropy, a loss module call):
-/// the prediction, its first tensor input. Its other inputs are targets,
-/// which belong wherever the prediction is. Null for any other call.
-static const Expr *lossPrediction(const CallExpr *Call) {
-  const Expr *Object = callObject(Call);
-  bool IsLoss =
-      classifyCall(Call) == TorchCallKind::LossFunction ||
-      (Object && moduleReturnsScalar(moduleClassOf(Object->getType())));
-  if (!IsLoss)
-    return nullptr;
-  for (const Expr *Input : tensorOperands(Call))
-    if (Input != Object)
-      return Input;
-  return nullptr;
-}
-
 std::optional<std::string>
 DeviceFlowPass::migrationOf(const AbstractValue &V) const {
   for (const Origin &O : V.Origins) {

@@ -712,6 +712,19 @@ TorchCallKind classifyCall(const CallExpr *Call) {
   return TorchCallKind::Other;
 }
 
+const Expr *lossPrediction(const CallExpr *Call) {
+  const Expr *Object = callObject(Call);
+  bool IsLoss =
+      classifyCall(Call) == TorchCallKind::LossFunction ||
+      (Object && moduleReturnsScalar(moduleClassOf(Object->getType())));
+  if (!IsLoss)
+    return nullptr;
+  for (const Expr *Input : tensorOperands(Call))
+    if (Input != Object)
+      return Input;
+  return nullptr;
+}
+
 llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
   llvm::SmallVector<const Expr *, 4> Operands;
   const Expr *Object = callObject(Call);

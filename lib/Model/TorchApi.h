@@ -179,6 +179,11 @@ unsigned firstParameterArgument(const clang::CallExpr *Call);
 llvm::SmallVector<const clang::Expr *, 4>
 tensorOperands(const clang::CallExpr *Call);
 
+/// For a loss (torch::nn::functional::cross_entropy, a loss module call):
+/// the prediction, its first tensor input. Its other inputs are targets,
+/// which belong wherever the prediction is. Null for any other call.
+const clang::Expr *lossPrediction(const clang::CallExpr *Call);
+
 /// The first argument that says where a result goes: a Device, a DeviceType
 /// or a TensorOptions. Null when the call leaves the default (the CPU).
 const clang::Expr *deviceArgument(const clang::CallExpr *Call);
