@@ -74,29 +74,95 @@ DynTypedNode parentOf(const DynTypedNode &Node, ASTContext &Ctx) {
   return Parent;
 }
 
-/// Whether S runs under a torch::NoGradGuard or c10::InferenceMode declared
-/// before it in an enclosing block: no graph is recorded there, so a tensor
-/// accumulation keeps nothing alive (an equivalent mutant).
-bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
+/// Whether Holds(Node, Parent) for some ancestor Parent of S, below its
+/// function, and Node the child of Parent on the way down to S.
+bool anyEnclosing(
+    const Stmt *S, ASTContext &Ctx,
+    llvm::function_ref<bool(const DynTypedNode &, const DynTypedNode &)>
+        Holds) {
   DynTypedNode Node = DynTypedNode::create(*S);
   for (DynTypedNode Parent = parentOf(Node, Ctx); !Parent.get<FunctionDecl>();
        Node = Parent, Parent = parentOf(Parent, Ctx)) {
     if (Parent.getNodeKind().isNone())
       return false;
-    const auto *Block = Parent.get<CompoundStmt>();
-    if (!Block)
-      continue;
-    for (const Stmt *Child : Block->body()) {
-      if (Child == Node.get<Stmt>())
-        break;
-      if (const auto *Decls = dyn_cast<DeclStmt>(Child))
-        for (const Decl *D : Decls->decls())
-          if (const auto *Var = dyn_cast<VarDecl>(D);
-              Var && isGradDisablingGuardType(Var->getType()))
-            return true;
-    }
+    if (Holds(Node, Parent))
+      return true;
   }
   return false;
+}
+
+/// Whether S runs under a torch::NoGradGuard or c10::InferenceMode declared
+/// before it in an enclosing block: no graph is recorded there, so a tensor
+/// accumulation keeps nothing alive (an equivalent mutant).
+bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
+  return anyEnclosing(
+      S, Ctx, [](const DynTypedNode &Node, const DynTypedNode &Parent) {
+        const auto *Block = Parent.get<CompoundStmt>();
+        if (!Block)
+          return false;
+        for (const Stmt *Child : Block->body()) {
+          if (Child == Node.get<Stmt>())
+            break;
+          if (const auto *Decls = dyn_cast<DeclStmt>(Child))
+            for (const Decl *D : Decls->decls())
+              if (const auto *Var = dyn_cast<VarDecl>(D);
+                  Var && isGradDisablingGuardType(Var->getType()))
+                return true;
+        }
+        return false;
+      });
+}
+
+/// Whether Condition holding means the device is CUDA (`device.is_cuda()`,
+/// `x.is_cuda()`, or a const bool initialised from one), its negation
+/// (`!device.is_cuda()`, `device.is_cpu()`), or neither.
+std::optional<bool> testsForCuda(const Expr *Condition) {
+  Condition = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(Condition);
+      Not && Not->getOpcode() == UO_LNot) {
+    std::optional<bool> Inner = testsForCuda(Not->getSubExpr());
+    return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Condition)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (Var && Var->getType().isConstQualified() && Var->getInit())
+      return testsForCuda(Var->getInit());
+    return std::nullopt;
+  }
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Condition);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier())
+    return std::nullopt;
+  if (Method->getName() == "is_cuda")
+    return true;
+  if (Method->getName() == "is_cpu")
+    return false;
+  return std::nullopt;
+}
+
+/// Whether S runs only when the device is not CUDA: the `else` of
+/// `if (device.is_cuda())`. LibTorch's builds train on the CPU or on CUDA,
+/// so the device there is the CPU and `.to(device)` copies nothing: dropping
+/// it injects no bug (an equivalent mutant).
+bool runsOnlyOffCuda(const Stmt *S, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return anyEnclosing(
+      S, Ctx, [&](const DynTypedNode &Node, const DynTypedNode &Parent) {
+        const auto *If = Parent.get<IfStmt>();
+        std::optional<bool> Cuda =
+            If && If->getCond() ? testsForCuda(If->getCond()) : std::nullopt;
+        if (!Cuda)
+          return false;
+        // Node may sit under implicit nodes of the branch, so it is placed by
+        // where it starts.
+        SourceLocation Start = Node.getSourceRange().getBegin();
+        auto StartsIn = [&](const Stmt *Branch) {
+          return Branch &&
+                 !SM.isBeforeInTranslationUnit(Start, Branch->getBeginLoc()) &&
+                 !SM.isBeforeInTranslationUnit(Branch->getEndLoc(), Start);
+        };
+        return *Cuda ? StartsIn(If->getElse()) : StartsIn(If->getThen());
+      });
 }
 
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
@@ -236,6 +302,8 @@ private:
     // removing it fixes the program.
     if (!Methods.empty() && isDataPipelineMethod(Methods.back()))
       return;
+    if (runsOnlyOffCuda(Call, Ctx))
+      return;
     const Expr *Moved = ignoreValuePreserving(Object);
     std::string Spelled =
         llvm::StringRef(textOf(Object->getSourceRange())).lower();
@@ -254,6 +322,8 @@ private:
   }
 
   void visitModuleMigration(const CallExpr *Call) {
+    if (runsOnlyOffCuda(Call, Ctx))
+      return;
     // Only a migration that is a statement of its own: removing it leaves
     // an empty statement, and the program compiles.
     if (!parentOf(DynTypedNode::create(*Call), Ctx).get<CompoundStmt>())

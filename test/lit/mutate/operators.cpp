@@ -126,6 +126,19 @@ void train(std::vector<torch::data::Example<>> &loader, torch::Device device) {
       torch::NoGradGuard no_grad;
       detached += torch::mse_loss(model->forward(data), target).item<double>();
     }
+    // Where the device is not CUDA it is the CPU, and these copies copy
+    // nothing: dropping one injects no bug, so none is a site.
+    torch::Tensor staged = data;
+    if (!device.is_cuda())
+      staged = batch.data.to(device);
+    const bool on_cuda = device.is_cuda();
+    if (on_cuda) {
+      staged = staged * 2;
+    } else {
+      staged = batch.target.to(device);
+    }
+    if (device.is_cpu())
+      staged = (batch.data).to(device);
     auto pinned = batch.data.pin_memory();
     auto async = pinned.to(device, /*non_blocking=*/true);
     // Pinned, but copied synchronously: not a site.
