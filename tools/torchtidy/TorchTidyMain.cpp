@@ -1,7 +1,8 @@
 //===--- TorchTidyMain.cpp - The torchtidy command ------------------------===//
 //
 //   torchtidy [options] [<file>...] [-- <compiler flags>]
-//   torchtidy run|validate|replay ...   (the runtime checker, RuntimeCommands.h)
+//   torchtidy run|validate|replay ...   (the runtime checker,
+//   RuntimeCommands.h)
 //
 // Lints files (or every file of the compilation database) with the libtorch
 // checks, finds the clang-tidy module (--print-plugin-path) and prints a
@@ -11,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Frontend/CheckTable.h"
 #include "FindingWriters.h"
+#include "Frontend/CheckTable.h"
 #include "LintRun.h"
 #include "ResultCache.h"
 #include "RuntimeCommands.h"
@@ -22,6 +23,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
@@ -111,6 +113,23 @@ std::string pluginPath(const char *Argv0, llvm::StringRef FileName) {
   return std::string(Path);
 }
 
+/// Drops the files that do not exist from a whole-database run: a big
+/// project's database lists generated sources that are not generated yet, and
+/// sources of other configurations. Returns how many were dropped and the
+/// first of them.
+std::pair<size_t, std::string>
+dropMissingFiles(std::vector<std::string> &Inputs) {
+  std::pair<size_t, std::string> Dropped{0, ""};
+  llvm::erase_if(Inputs, [&](const std::string &File) {
+    if (llvm::sys::fs::exists(File))
+      return false;
+    if (Dropped.first++ == 0)
+      Dropped.second = File;
+    return true;
+  });
+  return Dropped;
+}
+
 std::string realPath(llvm::StringRef Path) {
   llvm::SmallString<256> Real;
   if (llvm::sys::fs::real_path(Path, Real))
@@ -153,10 +172,10 @@ std::string toolIdentity(const char *Argv0) {
   std::string Identity = "torchtidy " TORCHTIDY_VERSION " LLVM " +
                          std::to_string(TORCHTIDY_LLVM_MAJOR) + " " + Exe;
   if (!llvm::sys::fs::status(Exe, Status))
-    Identity += " " + std::to_string(Status.getSize()) + " " +
-                std::to_string(Status.getLastModificationTime()
-                                   .time_since_epoch()
-                                   .count());
+    Identity +=
+        " " + std::to_string(Status.getSize()) + " " +
+        std::to_string(
+            Status.getLastModificationTime().time_since_epoch().count());
   return Identity;
 }
 
@@ -327,6 +346,20 @@ int main(int Argc, const char **Argv) {
                   "' under a relative directory; its \"directory\" entries "
                   "must be absolute paths");
     ListedPaths.insert(realPath(File));
+  }
+  if (Files.empty()) {
+    size_t ListedCount = Inputs.size();
+    auto [Missing, FirstMissing] = dropMissingFiles(Inputs);
+    if (Inputs.empty())
+      return fail("none of the " + llvm::Twine(ListedCount) +
+                  " files the compilation database lists exists (the first: '" +
+                  FirstMissing + "')");
+    if (Missing)
+      llvm::errs() << "torchtidy: warning: skipped " << Missing << " of the "
+                   << ListedCount
+                   << " files the compilation database lists: they do not "
+                      "exist (the first: '"
+                   << FirstMissing << "')\n";
   }
   for (const std::string &File : Inputs)
     if (Adjusted.getCompileCommands(File).empty() ||
