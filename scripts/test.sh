@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fresh Debian machine -> every test passing, for LLVM 22 and LLVM 19.
 # Installs the dependencies, builds once per LLVM version and runs ctest
-# (GoogleTest unit tests and the lit suites on the real LibTorch headers).
+# (GoogleTest unit tests and the lit suites on the real LibTorch headers),
+# then the sanitizer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -10,3 +11,9 @@ for v in 22 19; do
   scripts/build.sh "$v"
   ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)"
 done
+# The static tool again under AddressSanitizer and UndefinedBehaviorSanitizer:
+# unit tests, the lit suites of the checks, the analysis, robustness and the
+# driver, and a bounded fuzz run (docs/robustness.md).
+echo "== LLVM 22, ASan + UBSan"
+scripts/build.sh 22 sanitize
+ctest --test-dir build/llvm-22-sanitize --output-on-failure -j "$(nproc)"

@@ -27,10 +27,33 @@ bug_checks = [row.split()[0] for row in listing.splitlines()
               if len(row.split()) > 1 and row.split()[1] == "bug"]
 if not bug_checks:
     lit_config.fatal("torchtidy --list-checks lists no bug-level check")
+# In the sanitizer build the modules are instrumented but clang-tidy and
+# clang are not: they run with the sanitizer runtime preloaded (and without
+# leak checking, which would report their own deliberate leaks).
+# Each is a one-path wrapper script, so tests may pass it on as one argument.
+def with_sanitizer_runtime(tool):
+    wrappers = os.path.join(config.binary_dir, "sanitizer-preload")
+    os.makedirs(wrappers, exist_ok=True)
+    wrapper = os.path.join(wrappers, os.path.basename(tool))
+    with open(wrapper, "w") as script:
+        script.write(
+            "#!/bin/sh\n"
+            'LD_PRELOAD="%s${LD_PRELOAD:+:$LD_PRELOAD}" '
+            'ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" '
+            'exec "%s" "$@"\n' % (config.sanitizer_runtime, tool))
+    os.chmod(wrapper, 0o755)
+    return wrapper
+
+
+clang_tidy = config.clang_tidy
+clangxx = config.clangxx
+if config.sanitizer_runtime:
+    clang_tidy = with_sanitizer_runtime(clang_tidy)
+    clangxx = with_sanitizer_runtime(clangxx)
 # Longer names first: lit substitutes in order.
-config.substitutions.append(("%clang_tidy_bin", config.clang_tidy))
+config.substitutions.append(("%clang_tidy_bin", clang_tidy))
 config.substitutions.append(
-    ("%clang_tidy", config.clang_tidy + " --quiet --load=" + config.plugin))
+    ("%clang_tidy", clang_tidy + " --quiet --load=" + config.plugin))
 config.substitutions.append(("%torch_flags", torch_flags))
 config.substitutions.append(("%bug_checks", "-*," + ",".join(bug_checks)))
 # Before %torchtidy, whose name they extend.
@@ -40,7 +63,7 @@ config.substitutions.append(("%torchtidy_mutate", config.torchtidy_mutate))
 config.substitutions.append(("%torchtidy", config.torchtidy))
 config.substitutions.append(("%runtime_bin", config.runtime_bin))
 config.substitutions.append(("%clang_plugin", config.clang_plugin))
-config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("%clangxx", clangxx))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%llvm_major", config.torchtidy_llvm_major))
