@@ -334,8 +334,12 @@ def main():
     if args.replay and added_bugs:
         verdicts = replay(torchtidy, added_bugs, work)
         replayed = sum(verdicts.values()) - verdicts["not replayable"]
-        print(f"replay of the bug-level findings mutations added: "
-              f"{dict(verdicts)}; confirmed share of the replayable: "
+        counts = ", ".join(
+            f"{verdict} {verdicts[verdict]}"
+            for verdict in ("confirmed", "refuted", "inconclusive",
+                            "not replayable"))
+        print(f"replay of the bug-level findings mutations added: {counts}; "
+              f"confirmed share of the replayable: "
               f"{fmt(ratio(verdicts['confirmed'], replayed))}")
 
     gate = []
