@@ -59,6 +59,14 @@ FuzzSetup &setup() {
       std::exit(2);
     }
     S.SourcePath = (Directory + "/input.cpp").str();
+    // libFuzzer ends the process with exit(): leave no scratch behind.
+    static std::string ScratchDirectory, ScratchFile;
+    ScratchDirectory = Directory.str().str();
+    ScratchFile = S.SourcePath;
+    std::atexit([] {
+      llvm::sys::fs::remove(ScratchFile);
+      llvm::sys::fs::remove(ScratchDirectory);
+    });
     std::string Pch =
         fromEnvironment("TORCHTIDY_FUZZ_PCH", TORCHTIDY_FUZZ_DEFAULT_PCH);
     if (!llvm::sys::fs::exists(Pch)) {
