@@ -1,8 +1,7 @@
 //===--- TorchTidyMain.cpp - The torchtidy command ------------------------===//
 //
 //   torchtidy [options] [<file>...] [-- <compiler flags>]
-//   torchtidy run|validate|replay ...   (the runtime checker,
-//   RuntimeCommands.h)
+//   torchtidy run|validate|replay ...   (the runtime checker)
 //
 // Lints files (or every file of the compilation database) with the libtorch
 // checks, finds the clang-tidy module (--print-plugin-path) and prints a
