@@ -116,28 +116,21 @@ bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
 /// Whether Condition holding means the device is CUDA (`device.is_cuda()`,
 /// `x.is_cuda()`, or a const bool initialised from one), its negation
 /// (`!device.is_cuda()`, `device.is_cpu()`), or neither.
-std::optional<bool> testsForCuda(const Expr *Condition) {
+std::optional<bool> conditionMeansCuda(const Expr *Condition) {
   Condition = Condition->IgnoreParenImpCasts();
   if (const auto *Not = dyn_cast<UnaryOperator>(Condition);
       Not && Not->getOpcode() == UO_LNot) {
-    std::optional<bool> Inner = testsForCuda(Not->getSubExpr());
+    std::optional<bool> Inner = conditionMeansCuda(Not->getSubExpr());
     return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Condition)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (Var && Var->getType().isConstQualified() && Var->getInit())
-      return testsForCuda(Var->getInit());
+      return conditionMeansCuda(Var->getInit());
     return std::nullopt;
   }
-  const auto *Call = dyn_cast<CXXMemberCallExpr>(Condition);
-  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-  if (!Method || !Method->getIdentifier())
-    return std::nullopt;
-  if (Method->getName() == "is_cuda")
-    return true;
-  if (Method->getName() == "is_cpu")
-    return false;
-  return std::nullopt;
+  const auto *Call = dyn_cast<CallExpr>(Condition);
+  return Call ? testsForCudaDevice(Call) : std::nullopt;
 }
 
 /// Whether S runs only when the device is not CUDA: the `else` of
@@ -149,8 +142,9 @@ bool runsOnlyOffCuda(const Stmt *S, ASTContext &Ctx) {
   return anyEnclosing(
       S, Ctx, [&](const DynTypedNode &Node, const DynTypedNode &Parent) {
         const auto *If = Parent.get<IfStmt>();
-        std::optional<bool> Cuda =
-            If && If->getCond() ? testsForCuda(If->getCond()) : std::nullopt;
+        std::optional<bool> Cuda = If && If->getCond()
+                                       ? conditionMeansCuda(If->getCond())
+                                       : std::nullopt;
         if (!Cuda)
           return false;
         // Node may sit under implicit nodes of the branch, so it is placed by

@@ -628,6 +628,18 @@ bool isCudaAvailabilityQuery(const CallExpr *Call) {
          Name == "at::cuda::device_count";
 }
 
+std::optional<bool> testsForCudaDevice(const CallExpr *Call) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!Method || !isInLibTorchNamespace(Method) || !Method->getIdentifier())
+    return std::nullopt;
+  if (Method->getName() == "is_cuda")
+    return true;
+  if (Method->getName() == "is_cpu")
+    return false;
+  return std::nullopt;
+}
+
 bool isDataPipelineMethod(const CXXMethodDecl *Method) {
   if (!Method || isInLibTorchNamespace(Method))
     return false;

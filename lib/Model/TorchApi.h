@@ -121,6 +121,11 @@ bool synchronizesWithHost(const clang::CallExpr *Call);
 /// code that checks for a GPU before using it.
 bool isCudaAvailabilityQuery(const clang::CallExpr *Call);
 
+/// `device.is_cuda()` / `tensor.is_cuda()`: true; `is_cpu()`: false (the
+/// device is CUDA when the call returns false, on CPU and CUDA builds);
+/// nullopt for any other call.
+std::optional<bool> testsForCudaDevice(const clang::CallExpr *Call);
+
 /// The user-defined Dataset or transform method that produces examples:
 /// get()/get_batch() of a torch::data::datasets::BatchDataset subclass,
 /// apply()/apply_batch() of a torch::data::transforms::BatchTransform one,
