@@ -22,6 +22,12 @@ std::vector<CodeRange> &skippedCode() {
   return *Ranges;
 }
 
+/// The shim's own executable segments, a subset of skippedCode().
+std::vector<CodeRange> &shimCode() {
+  static auto *Ranges = new std::vector<CodeRange>;
+  return *Ranges;
+}
+
 bool isLibTorchModule(const char *Path) {
   const char *Slash = std::strrchr(Path, '/');
   const char *Base = Slash ? Slash + 1 : Path;
@@ -35,15 +41,15 @@ bool isLibTorchModule(const char *Path) {
 
 int collectSkippedCode(struct dl_phdr_info *Info, size_t, void *) {
   auto Self = reinterpret_cast<uintptr_t>(&collectSkippedCode);
-  bool Skip = Info->dlpi_name && isLibTorchModule(Info->dlpi_name);
-  for (int I = 0; I < Info->dlpi_phnum && !Skip; ++I) {
+  bool IsShim = false;
+  for (int I = 0; I < Info->dlpi_phnum && !IsShim; ++I) {
     const ElfW(Phdr) &Header = Info->dlpi_phdr[I];
     uintptr_t Begin = Info->dlpi_addr + Header.p_vaddr;
     if (Header.p_type == PT_LOAD && Self >= Begin &&
         Self < Begin + Header.p_memsz)
-      Skip = true; // the shim itself
+      IsShim = true;
   }
-  if (!Skip)
+  if (!IsShim && !(Info->dlpi_name && isLibTorchModule(Info->dlpi_name)))
     return 0;
   for (int I = 0; I < Info->dlpi_phnum; ++I) {
     const ElfW(Phdr) &Header = Info->dlpi_phdr[I];
@@ -51,12 +57,15 @@ int collectSkippedCode(struct dl_phdr_info *Info, size_t, void *) {
       continue;
     uintptr_t Begin = Info->dlpi_addr + Header.p_vaddr;
     skippedCode().push_back({Begin, Begin + Header.p_memsz});
+    if (IsShim)
+      shimCode().push_back({Begin, Begin + Header.p_memsz});
   }
   return 0;
 }
 
-bool isSkipped(uintptr_t Pc) {
-  for (const CodeRange &Range : skippedCode())
+bool isIn(const std::vector<CodeRange> &Ranges, void *Address) {
+  auto Pc = reinterpret_cast<uintptr_t>(Address);
+  for (const CodeRange &Range : Ranges)
     if (Pc >= Range.Begin && Pc < Range.End)
       return true;
   return false;
@@ -86,8 +95,14 @@ void captureStack(RawStack &Stack, unsigned Depth) {
   void *Buffer[kLibraryFrameBudget + kMaxStackDepth];
   Depth = std::min(Depth, kMaxStackDepth);
   int Count = backtrace(Buffer, static_cast<int>(kLibraryFrameBudget + Depth));
+  // backtrace() may be a wrapper another preloaded library interposes (the
+  // sanitizer runtimes do): the frames before the shim's first are its own.
   int First = 0;
-  while (First < Count && isSkipped(reinterpret_cast<uintptr_t>(Buffer[First])))
+  while (First < Count && !isIn(shimCode(), Buffer[First]))
+    ++First;
+  if (First == Count)
+    First = 0;
+  while (First < Count && isIn(skippedCode(), Buffer[First]))
     ++First;
   if (First == Count)
     First = 0; // all library frames: keep them rather than nothing

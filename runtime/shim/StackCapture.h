@@ -36,8 +36,9 @@ void initStackCapture();
 
 /// Captures the calling thread's stack, innermost first, leaving out the
 /// frames of the shim and of LibTorch's own libraries above the first other
-/// frame: they are the same for every op, and would use up \p Depth before
-/// the program's own frames.
+/// frame (and those of a backtrace() wrapper above the shim's): they are the
+/// same for every op, and would use up \p Depth before the program's own
+/// frames.
 void captureStack(RawStack &Stack, unsigned Depth);
 
 struct Frame {
