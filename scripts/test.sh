@@ -11,9 +11,9 @@ for v in 22 19; do
   scripts/build.sh "$v"
   ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)"
 done
-# The static tool again under AddressSanitizer and UndefinedBehaviorSanitizer:
-# unit tests, the lit suites of the static tool and its front-ends (not the
-# runtime checker's), and a bounded fuzz run (docs/robustness.md).
+# Again under AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, the
+# lit suites of the static tool, its front-ends and the runtime checker, and a
+# bounded fuzz run (docs/robustness.md).
 echo "== LLVM 22, ASan + UBSan"
 scripts/build.sh 22 sanitize
 ctest --test-dir build/llvm-22-sanitize --output-on-failure -j "$(nproc)"

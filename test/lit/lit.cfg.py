@@ -56,8 +56,14 @@ config.substitutions.append(
     ("%clang_tidy", clang_tidy + " --quiet --load=" + config.plugin))
 config.substitutions.append(("%torch_flags", torch_flags))
 config.substitutions.append(("%bug_checks", "-*," + ",".join(bug_checks)))
+# %shim_preload: LD_PRELOAD for a program to run under the shim. The
+# sanitizer build's shim is instrumented and the programs are not: its
+# runtime goes first, as torchtidy run of that build does.
+shim_preload = config.torchtidy_rt
+if config.sanitizer_runtime:
+    shim_preload = config.sanitizer_runtime + ":" + shim_preload
+config.substitutions.append(("%shim_preload", shim_preload))
 # Before %torchtidy, whose name they extend.
-config.substitutions.append(("%torchtidy_rt", config.torchtidy_rt))
 config.substitutions.append(("%torchtidy_replay", config.torchtidy_replay))
 config.substitutions.append(("%torchtidy_mutate", config.torchtidy_mutate))
 config.substitutions.append(("%torchtidy", config.torchtidy))

@@ -33,12 +33,18 @@ namespace {
 
 constexpr int UsageOrInputError = 2;
 
-/// LD_PRELOAD with the shim first, keeping what the user preloads.
+/// LD_PRELOAD with the shim first, keeping what the user preloads. The
+/// sanitizer build's shim is instrumented, and the sanitizer runtime it links
+/// must be the first library of the process: it goes ahead of the shim.
 std::string preloadWith(StringRef Shim) {
+  std::string Preload = Shim.str();
+#ifdef TORCHTIDY_SHIM_SANITIZER_RUNTIME
+  Preload = std::string(TORCHTIDY_SHIM_SANITIZER_RUNTIME) + ":" + Preload;
+#endif
   const char *Existing = std::getenv("LD_PRELOAD");
-  if (!Existing || !*Existing)
-    return Shim.str();
-  return Shim.str() + ":" + Existing;
+  if (Existing && *Existing)
+    Preload += std::string(":") + Existing;
+  return Preload;
 }
 
 /// Forks and executes the program; returns its wait status, or the errno of
