@@ -121,9 +121,10 @@ bool synchronizesWithHost(const clang::CallExpr *Call);
 /// code that checks for a GPU before using it.
 bool isCudaAvailabilityQuery(const clang::CallExpr *Call);
 
-/// `device.is_cuda()` / `tensor.is_cuda()`: true; `is_cpu()`: false (the
-/// device is CUDA when the call returns false, on CPU and CUDA builds);
-/// nullopt for any other call.
+/// Whether a LibTorch call being true means the device is CUDA: true for
+/// `device.is_cuda()` / `tensor.is_cuda()`, false for `is_cpu()` (LibTorch's
+/// builds train on the CPU or on CUDA, so not the CPU means CUDA); nullopt
+/// for any other call.
 std::optional<bool> testsForCudaDevice(const clang::CallExpr *Call);
 
 /// The user-defined Dataset or transform method that produces examples:
