@@ -1,6 +1,7 @@
 //===--- AnalysisContext.cpp - Per-TU cache of device-flow results --------===//
 
 #include "Analysis/AnalysisContext.h"
+#include "Analysis/ModuleMembers.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -61,6 +62,7 @@ deviceFlowSummaryOf(const clang::FunctionDecl *Definition,
 void forgetDeviceFlowResults() {
   cache().clear();
   summaries().Summaries.clear();
+  forgetModuleMembers();
 }
 
 } // namespace torchtidy

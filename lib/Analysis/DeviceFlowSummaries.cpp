@@ -9,6 +9,7 @@
 
 #include "Analysis/AnalysisContext.h"
 #include "Analysis/DeviceFlowPass.h"
+#include "Analysis/ModuleMembers.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -107,9 +108,12 @@ DeviceFlowPass::entryValue(const ValueDecl *D) const {
     V.Where = Placement::on(DeviceSet::anyDevice(), Field);
     return V;
   }
-  // The module's own tensors and submodules move with it.
+  // The module's own tensors and submodules move with it, when registered.
+  // One that is not stays where it was created (the unregistered-member
+  // finding says so once; here it is unknown).
   if (ModuleOfMethod && TensorOrModule &&
-      Field->getParent() == ModuleOfMethod) {
+      Field->getParent() == ModuleOfMethod &&
+      !isUnregisteredModuleMember(Field)) {
     V.Where = Placement::on(DeviceSet::anyDevice(), ModuleOfMethod);
     return V;
   }

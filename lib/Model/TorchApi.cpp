@@ -4,7 +4,6 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/StmtVisitor.h"
 #include "clang/AST/TemplateBase.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -388,6 +387,31 @@ bool isModuleRegistrationCall(const CallExpr *Call) {
          Name == "register_buffer";
 }
 
+bool isModuleContainerType(QualType T) {
+  const CXXRecordDecl *Module = moduleClassOf(T);
+  if (!Module || !isInLibTorchNamespace(Module))
+    return false;
+  return isOneOf(plainName(Module),
+                 {"SequentialImpl", "ModuleListImpl", "ModuleDictImpl"});
+}
+
+bool isModuleContainerInsertion(const Expr *E) {
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() > 0 &&
+           !Construct->getConstructor()->isCopyOrMoveConstructor() &&
+           isModuleContainerType(Construct->getType());
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee)
+    return false;
+  if (plainName(Callee) == "make_shared" && isInStandardLibrary(Callee))
+    return Call->getNumArgs() > 0 && isModuleContainerType(Call->getType());
+  const Expr *Object = callObject(Call);
+  return Object && isModuleContainerType(Object->getType()) &&
+         isOneOf(plainName(Callee),
+                 {"push_back", "emplace_back", "extend", "insert", "update"});
+}
+
 TorchValueKind classifyType(QualType T) {
   if (isTensorType(T))
     return TorchValueKind::Tensor;
@@ -405,33 +429,137 @@ TorchValueKind classifyType(QualType T) {
 }
 
 namespace {
-/// Finds register_module / register_parameter / register_buffer calls.
-class RegistrationFinder : public ConstStmtVisitor<RegistrationFinder, bool> {
-public:
-  bool VisitStmt(const Stmt *S) {
-    for (const Stmt *Child : S->children())
-      if (Child && Visit(Child))
-        return true;
-    return false;
-  }
-  bool VisitCallExpr(const CallExpr *Call) {
-    return isModuleRegistrationCall(Call) || VisitStmt(Call);
-  }
-};
-} // namespace
+bool holdsParameters(const CXXRecordDecl *ModuleClass, unsigned Depth);
 
-bool moduleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass) {
+/// Whether S or anything in it is a call that Is accepts.
+bool containsCall(const Stmt *S,
+                  llvm::function_ref<bool(const CallExpr *)> Is) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && Is(Call))
+    return true;
+  return S && llvm::any_of(S->children(), [&](const Stmt *Child) {
+           return containsCall(Child, Is);
+         });
+}
+
+/// A registration that gives a module state: register_parameter,
+/// register_buffer, or register_module of a module that holds parameters.
+bool isStatefulRegistration(const CallExpr *Call, unsigned Depth) {
+  if (!isModuleRegistrationCall(Call))
+    return false;
+  const CXXRecordDecl *Registered = moduleClassOf(Call->getType());
+  return !Registered || holdsParameters(Registered, Depth + 1);
+}
+
+/// A call of torch::nn::Module::is_training().
+bool isTrainingModeRead(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee && plainName(Callee) == "is_training" &&
+         isInLibTorchNamespace(Callee);
+}
+
+/// The definition of a method as written: for a member of a class template
+/// instantiation, the template's (instantiations define only what is used).
+const FunctionDecl *writtenDefinition(const CXXMethodDecl *Method) {
+  const FunctionDecl *Written = Method->getTemplateInstantiationPattern();
+  if (!Written)
+    Written = Method;
+  const FunctionDecl *Definition = nullptr;
+  return Written->hasBody(Definition) ? Definition : nullptr;
+}
+
+/// A constructor or method the class declares but this translation unit does
+/// not define: what it does cannot be seen.
+bool isDefinedElsewhere(const CXXMethodDecl *Method) {
+  return !Method->isImplicit() && !Method->isDefaulted() &&
+         !Method->isDeleted() && !Method->isPureVirtual() &&
+         !writtenDefinition(Method);
+}
+
+/// The user module classes this one derives from (LibTorch's own bases,
+/// Module and Cloneable, say nothing about it).
+llvm::SmallVector<const CXXRecordDecl *, 2>
+userModuleBases(const CXXRecordDecl *Def) {
+  llvm::SmallVector<const CXXRecordDecl *, 2> Bases;
+  for (const CXXBaseSpecifier &Base : Def->bases())
+    if (const CXXRecordDecl *RD = recordOf(Base.getType());
+        RD && isModuleClass(RD) && !isInLibTorchNamespace(RD))
+      Bases.push_back(RD);
+  return Bases;
+}
+
+/// Past this many nested module classes the answer is "it may".
+constexpr unsigned MaxModuleNesting = 8;
+
+bool dependsOnTrainingMode(const CXXRecordDecl *ModuleClass, unsigned Depth);
+
+/// A module of the user's behaves by mode when its code reads is_training(),
+/// when it holds a module that does, or when code that could do either is
+/// defined in another translation unit.
+bool userModuleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass,
+                                     unsigned Depth) {
+  const CXXRecordDecl *Def = ModuleClass->getDefinition();
+  if (!Def || Depth > MaxModuleNesting)
+    return true;
+  for (const CXXMethodDecl *Method : Def->methods()) {
+    if (isDefinedElsewhere(Method))
+      return true;
+    if (const FunctionDecl *Definition = writtenDefinition(Method);
+        Definition && containsCall(Definition->getBody(), isTrainingModeRead))
+      return true;
+  }
+  for (const FieldDecl *Field : Def->fields())
+    if (const CXXRecordDecl *Sub = moduleClassOf(Field->getType());
+        Sub && dependsOnTrainingMode(Sub, Depth + 1))
+      return true;
+  return llvm::any_of(userModuleBases(Def), [&](const CXXRecordDecl *Base) {
+    return dependsOnTrainingMode(Base, Depth + 1);
+  });
+}
+
+bool dependsOnTrainingMode(const CXXRecordDecl *ModuleClass, unsigned Depth) {
   if (!ModuleClass)
     return false;
   if (!llvm::StringRef(stableQualifiedName(ModuleClass))
            .starts_with("torch::nn::"))
-    return true;
+    return userModuleDependsOnTrainingMode(ModuleClass, Depth);
   llvm::StringRef Short = plainName(ModuleClass);
   Short.consume_back("Impl");
   return Short.ends_with("Dropout") || Short.starts_with("Dropout");
 }
 
-bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
+/// A module of the user's holds parameters when it has tensor members or
+/// submodules that hold parameters, registers a parameter, a buffer or such a
+/// submodule, derives from a module that does, or has a constructor defined
+/// in another translation unit (which may register).
+bool userModuleHoldsParameters(const CXXRecordDecl *ModuleClass,
+                               unsigned Depth) {
+  const CXXRecordDecl *Def = ModuleClass->getDefinition();
+  if (!Def || Depth > MaxModuleNesting)
+    return true; // Declared only: nothing says it has none.
+  for (const FieldDecl *Field : Def->fields()) {
+    if (isTensorType(Field->getType()) ||
+        isTensorContainerType(Field->getType()))
+      return true;
+    if (const CXXRecordDecl *Sub = moduleClassOf(Field->getType());
+        Sub && holdsParameters(Sub, Depth + 1))
+      return true;
+  }
+  for (const CXXConstructorDecl *Ctor : Def->ctors()) {
+    if (isDefinedElsewhere(Ctor))
+      return true;
+    if (const FunctionDecl *Definition = writtenDefinition(Ctor);
+        Definition &&
+        containsCall(Definition->getBody(), [&](const CallExpr *Call) {
+          return isStatefulRegistration(Call, Depth);
+        }))
+      return true;
+  }
+  return llvm::any_of(userModuleBases(Def), [&](const CXXRecordDecl *Base) {
+    return holdsParameters(Base, Depth + 1);
+  });
+}
+
+bool holdsParameters(const CXXRecordDecl *ModuleClass, unsigned Depth) {
   if (!ModuleClass)
     return false;
   std::string Name = stableQualifiedName(ModuleClass);
@@ -478,16 +606,16 @@ bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
     Short.consume_back("Impl");
     return WithParameters.contains(Short);
   }
-  const CXXRecordDecl *Def = ModuleClass->getDefinition();
-  if (!Def)
-    return false;
-  for (const FieldDecl *Field : Def->fields())
-    if (isTensorType(Field->getType()) || isModuleType(Field->getType()))
-      return true;
-  for (const CXXConstructorDecl *Ctor : Def->ctors())
-    if (Ctor->hasBody() && RegistrationFinder().Visit(Ctor->getBody()))
-      return true;
-  return false;
+  return userModuleHoldsParameters(ModuleClass, Depth);
+}
+} // namespace
+
+bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
+  return holdsParameters(ModuleClass, 0);
+}
+
+bool moduleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass) {
+  return dependsOnTrainingMode(ModuleClass, 0);
 }
 
 bool moduleReturnsScalar(const CXXRecordDecl *ModuleClass) {

@@ -78,15 +78,30 @@ bool isModuleHolderType(clang::QualType T);
 /// parameters() and serialization.
 bool isModuleRegistrationCall(const clang::CallExpr *Call);
 
-/// Whether a module of this class owns parameters, so that it has a device
-/// that its inputs must match. Built-in layers such as Linear do; losses and
-/// activations do not; a user module does when it registers anything.
+/// torch::nn::Sequential, ModuleList or ModuleDict (holder, Impl or
+/// shared_ptr): a module whose children are registered when added, so a
+/// layer added to a registered container is registered too.
+bool isModuleContainerType(clang::QualType T);
+
+/// An expression that adds modules to a container module: a call of
+/// `seq->push_back(m)`, `emplace_back`, `extend`, `insert` or `update`, or
+/// the container's construction from modules (`torch::nn::Sequential(a, b)`,
+/// `std::make_shared<torch::nn::SequentialImpl>(a, b)`). The modules are
+/// among its arguments.
+bool isModuleContainerInsertion(const clang::Expr *E);
+
+/// Whether a module of this class owns (or may own) parameters or buffers, so
+/// that it has a device that its inputs must match. Built-in layers such as
+/// Linear do; losses and activations do not; a user module does when it has
+/// tensor or module members, registers anything, or has a constructor that
+/// this translation unit cannot see.
 bool moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
 
 /// Whether a module may behave differently in training and evaluation, so
 /// that it must hear the model's train()/eval(): among the built-ins the
-/// dropout family (those with weights aside), and any module of the user's,
-/// whose forward() may read is_training().
+/// dropout family (those with weights aside); a module of the user's whose
+/// code reads is_training(), holds such a module, or is partly defined in
+/// another translation unit (it may).
 bool moduleDependsOnTrainingMode(const clang::CXXRecordDecl *ModuleClass);
 
 /// Whether calling this module class yields a 0-dim tensor (a loss module

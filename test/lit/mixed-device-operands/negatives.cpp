@@ -86,3 +86,15 @@ void reinforce(Net &policy, torch::Device device, int steps) {
   auto loss = -(torch::stack(log_probs) * returns).sum();
   auto joined = torch::cat(log_probs) + returns;
 }
+
+// A tensor member that is never registered stays where it was created: not
+// on the module's device. Combined with another host tensor it is correct.
+struct AnchorGrid : torch::nn::Module {
+  AnchorGrid() {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+    grid = torch::arange(4);
+  }
+  torch::Tensor shifted() { return grid + torch::ones({4}); }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor grid;
+};

@@ -81,3 +81,72 @@ struct ElsewhereBuilt : torch::nn::Module {
   ElsewhereBuilt();
   torch::nn::Dropout drop;
 };
+
+// Stateless modules of the user's, defined here: a loss holding scalars and a
+// box coder. Registering them changes nothing.
+struct FocalLoss : torch::nn::Module {
+  FocalLoss(double alpha, double gamma) : alpha(alpha), gamma(gamma) {}
+  torch::Tensor forward(torch::Tensor logits, torch::Tensor targets) {
+    auto p = torch::sigmoid(logits);
+    return (alpha * (1 - p).pow(gamma) * targets).mean();
+  }
+  double alpha, gamma;
+};
+struct BoxCoderImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor boxes) { return boxes * 0.1; }
+};
+TORCH_MODULE(BoxCoder);
+struct WithHelpers : torch::nn::Module {
+  WithHelpers() : loss(std::make_shared<FocalLoss>(0.25, 2.0)) {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+  }
+  torch::nn::Linear fc{nullptr};
+  std::shared_ptr<FocalLoss> loss;
+  BoxCoder coder;
+};
+
+// Layers reachable through a registered container are registered: built
+// into it, pushed into a registered member container, extended, or added to
+// a local container that is registered afterwards.
+struct SharedLayers : torch::nn::Module {
+  SharedLayers() {
+    conv1 = torch::nn::Conv2d(1, 8, 3);
+    conv2 = torch::nn::Conv2d(8, 8, 3);
+    fc = torch::nn::Linear(8, 2);
+    head = torch::nn::Linear(2, 2);
+    features = register_module(
+        "features", torch::nn::Sequential(conv1, torch::nn::ReLU(), conv2));
+    classifier = register_module("classifier", torch::nn::Sequential());
+    classifier->push_back(fc);
+    torch::nn::Sequential tail;
+    tail->push_back(head);
+    register_module("tail", tail);
+    torch::nn::Sequential more(torch::nn::Linear(2, 2));
+    more->extend(*torch::nn::Sequential(drop));
+    register_module("more", more);
+  }
+  torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
+  torch::nn::Linear fc{nullptr}, head{nullptr};
+  torch::nn::Dropout drop;
+  torch::nn::Sequential features{nullptr}, classifier{nullptr};
+};
+
+// A container member built from the layers in the constructor's initializer
+// list: judged itself (registered), its layers through it.
+struct Stacked : torch::nn::Module {
+  Stacked()
+      : fc1(torch::nn::Linear(4, 4)), fc2(torch::nn::Linear(4, 4)),
+        layers(register_module("layers", torch::nn::ModuleList(fc1, fc2))) {}
+  torch::nn::Linear fc1, fc2;
+  torch::nn::ModuleList layers;
+};
+
+// Every member of a class whose constructor is defined in another file: the
+// in-class initializers set them, the constructor may register them.
+struct DefinedElsewhere : torch::nn::Module {
+  DefinedElsewhere(int64_t in, int64_t out);
+  torch::Tensor forward(torch::Tensor x) { return drop(fc(x)) * weight; }
+  torch::nn::Linear fc{4, 2};
+  torch::nn::Dropout drop{torch::nn::DropoutOptions(0.5)};
+  torch::Tensor weight = torch::ones({2}, torch::requires_grad());
+};

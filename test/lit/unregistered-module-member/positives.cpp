@@ -23,15 +23,18 @@ struct EncoderImpl : torch::nn::Module {
 };
 TORCH_MODULE(Encoder);
 
-// A shared_ptr to a user module, and an alias of the holder type.
+// A shared_ptr to a user module, and an alias of the holder type. Head has
+// no weights but reads is_training(): it must hear train()/eval().
 struct Head : torch::nn::Module {
-  torch::Tensor forward(torch::Tensor x) { return x; }
+  torch::Tensor forward(torch::Tensor x) {
+    return is_training() ? x * 0.5 : x;
+  }
 };
 using Layer = torch::nn::Linear;
 struct Model : torch::nn::Module {
   Model() {
     head = std::make_shared<Head>();
-    // CHECK: :[[@LINE-1]]:5: warning: submodule 'head' is never passed to 'register_module'
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'head' is never passed to 'register_module'; 'train()' and 'eval()' will not reach it
     encoder = Encoder();
     // CHECK: :[[@LINE-1]]:5: warning: submodule 'encoder' is never passed to 'register_module'
   }
@@ -82,4 +85,44 @@ struct WithDefaults : torch::nn::Module {
   torch::nn::Dropout2d drop;
   // CHECK: :[[@LINE-1]]:24: warning: submodule 'drop' is never passed to 'register_module'; 'train()' and 'eval()' will not reach it, so it stays in training mode when the model is evaluated
   // CHECK: :[[@LINE-2]]:24: note: 'drop' is declared here
+};
+
+// User modules whose weights or modes cannot be ruled out: one whose
+// constructor is defined in another file (it may register weights), one that
+// holds a dropout, one whose forward() is defined elsewhere.
+struct Backbone : torch::nn::Module {
+  Backbone(int64_t width);
+};
+struct WithDropout : torch::nn::Module {
+  WithDropout() { drop = register_module("drop", torch::nn::Dropout(0.2)); }
+  torch::nn::Dropout drop{nullptr};
+};
+struct OpaqueForward : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x);
+};
+struct Detector : torch::nn::Module {
+  Detector() {
+    backbone = std::make_shared<Backbone>(64);
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'backbone' is never passed to 'register_module'; 'to(device)' will not move it
+    regulariser = std::make_shared<WithDropout>();
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'regulariser' is never passed to 'register_module'; 'train()' and 'eval()' will not reach it
+    opaque = std::make_shared<OpaqueForward>();
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'opaque' is never passed to 'register_module'; 'train()' and 'eval()' will not reach it
+  }
+  std::shared_ptr<Backbone> backbone;
+  std::shared_ptr<WithDropout> regulariser;
+  std::shared_ptr<OpaqueForward> opaque;
+};
+
+// Layers put in a container that is never registered are not registered
+// either: each is reported.
+struct LocalSequential : torch::nn::Module {
+  LocalSequential() {
+    conv = torch::nn::Conv2d(1, 8, 3);
+    // CHECK: :[[@LINE-1]]:5: warning: submodule 'conv' is never passed to 'register_module'
+    torch::nn::Sequential features(conv, torch::nn::ReLU());
+    torch::nn::Sequential unused;
+    unused->push_back(conv);
+  }
+  torch::nn::Conv2d conv{nullptr};
 };

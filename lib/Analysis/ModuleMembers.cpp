@@ -1,0 +1,298 @@
+//===--- ModuleMembers.cpp - What a module class registers ----------------===//
+
+#include "Analysis/ModuleMembers.h"
+#include "Model/TorchApi.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace torchtidy {
+namespace {
+
+template <typename Callback> void forEachStmt(const Stmt *S, Callback &&Visit) {
+  if (!S)
+    return;
+  Visit(S);
+  for (const Stmt *Child : S->children())
+    forEachStmt(Child, Visit);
+}
+
+bool containsCall(const Stmt *S,
+                  llvm::function_ref<bool(const CallExpr *)> Is) {
+  bool Found = false;
+  forEachStmt(S, [&](const Stmt *Sub) {
+    if (const auto *Call = dyn_cast<CallExpr>(Sub))
+      Found = Found || Is(Call);
+  });
+  return Found;
+}
+
+bool isRequiresGradCall(const CallExpr *Call) {
+  return classifyCall(Call) == TorchCallKind::RequiresGrad;
+}
+
+/// The written value a member initializer copies, which a fix-it can wrap:
+/// `torch::nn::Linear(4, 2)` or `std::make_shared<Net>()`. Null when the
+/// member is constructed in place from arguments (`fc(4, 2)`, `fc{4, 2}`).
+const Expr *wrappableValue(const Expr *Init) {
+  const Expr *E = Init->IgnoreImplicit();
+  if (isa<InitListExpr>(E))
+    return nullptr;
+  if (isa<CXXConstructExpr>(E) && !isa<CXXTemporaryObjectExpr>(E))
+    return nullptr;
+  return E;
+}
+
+/// `nullptr`, or a handle constructed from it: the member stays empty.
+bool isEmptyHandle(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() == 1 && isEmptyHandle(Construct->getArg(0));
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return List->getNumInits() == 1 && isEmptyHandle(List->getInit(0));
+  return E->getType()->isNullPtrType();
+}
+
+/// The arguments of a container insertion (isModuleContainerInsertion).
+llvm::SmallVector<const Expr *, 4> insertedModules(const Expr *Insertion) {
+  llvm::SmallVector<const Expr *, 4> Args;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Insertion))
+    Args.append(Construct->arg_begin(), Construct->arg_end());
+  else if (const auto *Call = dyn_cast<CallExpr>(Insertion))
+    Args.append(Call->arg_begin() + firstParameterArgument(Call),
+                Call->arg_end());
+  return Args;
+}
+
+const VarDecl *referencedVariable(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+      E ? ignoreValuePreserving(E) : nullptr);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+class MemberCollector {
+public:
+  explicit MemberCollector(const CXXRecordDecl *Class) {
+    for (const FieldDecl *Field : Class->fields()) {
+      bool IsSubmodule = isModuleHandleType(Field->getType());
+      if (IsSubmodule || isTensorType(Field->getType()))
+        Members[Field].IsSubmodule = IsSubmodule;
+    }
+  }
+
+  /// Reads what the class's constructors and methods (and the in-class
+  /// initializers) do with the members.
+  void collect(const CXXRecordDecl *Class) {
+    for (auto &[Field, Use] : Members)
+      if (const Expr *Init = Field->getInClassInitializer())
+        noteInitializer(Field, Init, Field->getLocation());
+    for (const CXXMethodDecl *Method : Class->methods()) {
+      const FunctionDecl *Definition = nullptr;
+      if (!Method->hasBody(Definition))
+        continue;
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          if (Init->isWritten() && Init->getMember())
+            noteInitializer(Init->getMember(), Init->getInit(),
+                            Init->getSourceLocation());
+      forEachStmt(Definition->getBody(),
+                  [&](const Stmt *S) { noteStatement(S); });
+      // Containers built or filled in local variables count once the
+      // variable itself is registered, anywhere in the same body.
+      forEachStmt(Definition->getBody(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        if (!Call || !isModuleRegistrationCall(Call))
+          return;
+        for (const Expr *Arg : Call->arguments())
+          if (const VarDecl *Var = referencedVariable(Arg))
+            for (ModuleMember *Use : MembersInLocalContainers.lookup(Var))
+              Use->Registered = true;
+      });
+      MembersInLocalContainers.clear();
+    }
+    // `torch::nn::Dropout2d drop;`: a holder nobody set is default-
+    // constructed, and so holds a module from its declaration on.
+    for (auto &[Field, Use] : Members)
+      if (Use.IsSubmodule && Use.SetAt.isInvalid() && !Use.InitializedEmpty &&
+          isModuleHolderType(Field->getType()))
+        Use.SetAt = Field->getLocation();
+  }
+
+  llvm::MapVector<const FieldDecl *, ModuleMember> Members;
+
+private:
+  ModuleMember *useOf(const Expr *E) {
+    if (!E)
+      return nullptr;
+    const auto *Member = dyn_cast<MemberExpr>(ignoreValuePreserving(E));
+    if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreImpCasts()))
+      return nullptr;
+    auto It = Members.find(dyn_cast<FieldDecl>(Member->getMemberDecl()));
+    return It == Members.end() ? nullptr : &It->second;
+  }
+
+  /// The members anywhere inside E: the layers a container is given may be
+  /// wrapped (AnyModule, NamedAnyModule, a braced list of them).
+  llvm::SmallVector<ModuleMember *, 4> membersWithin(const Expr *E) {
+    llvm::SmallVector<ModuleMember *, 4> Found;
+    forEachStmt(E, [&](const Stmt *S) {
+      if (const auto *Sub = dyn_cast<Expr>(S))
+        if (ModuleMember *Use = useOf(Sub))
+          Found.push_back(Use);
+    });
+    return Found;
+  }
+
+  /// The members added to a container module by Insertion.
+  llvm::SmallVector<ModuleMember *, 4> insertedMembers(const Expr *Insertion) {
+    llvm::SmallVector<ModuleMember *, 4> Found;
+    for (const Expr *Arg : insertedModules(Insertion))
+      Found.append(membersWithin(Arg));
+    return Found;
+  }
+
+  /// Members added to containers inside E, which E's value then holds or
+  /// registers.
+  llvm::SmallVector<ModuleMember *, 4> membersInContainersWithin(const Stmt *E) {
+    llvm::SmallVector<ModuleMember *, 4> Found;
+    forEachStmt(E, [&](const Stmt *S) {
+      if (const auto *Sub = dyn_cast<Expr>(S); Sub && isModuleContainerInsertion(Sub))
+        Found.append(insertedMembers(Sub));
+    });
+    return Found;
+  }
+
+  /// The member gets Init at At; WrappableValue is the part of Init that a
+  /// fix-it can wrap in register_*, if any.
+  void noteSet(ModuleMember &Use, SourceLocation At, const Expr *Init,
+               const Expr *WrappableValue) {
+    if (containsCall(Init, isModuleRegistrationCall))
+      Use.Registered = true;
+    if (containsCall(Init, isRequiresGradCall))
+      Use.RequiresGrad = true;
+    // A container member is judged on its own; what it holds is reachable
+    // through it.
+    if (isModuleContainerType(WrappableValue ? WrappableValue->getType()
+                                             : Init->getType()) ||
+        Use.Registered)
+      for (ModuleMember *Held : membersInContainersWithin(Init))
+        Held->Registered = true;
+    if (Use.SetAt.isInvalid()) {
+      Use.SetAt = At;
+      Use.SetValue = WrappableValue;
+    }
+  }
+
+  /// `member(value)` in a constructor, or `member{...}` in the class.
+  void noteInitializer(const FieldDecl *Field, const Expr *Init,
+                       SourceLocation At) {
+    auto It = Members.find(Field);
+    if (It == Members.end()) {
+      // A container held by value, or any other member built from ours.
+      if (isModuleContainerType(Field->getType()))
+        for (ModuleMember *Held : membersInContainersWithin(Init))
+          Held->Registered = true;
+      return;
+    }
+    if (isEmptyHandle(Init)) {
+      It->second.InitializedEmpty = true;
+      return;
+    }
+    noteSet(It->second, At, Init, wrappableValue(Init));
+  }
+
+  void noteStatement(const Stmt *S) {
+    if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+      for (const clang::Decl *D : Decl->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D);
+            Var && Var->getInit() && isModuleContainerType(Var->getType()))
+          MembersInLocalContainers[Var].append(
+              membersInContainersWithin(Var->getInit()));
+      return;
+    }
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return;
+    if (isModuleRegistrationCall(Call)) {
+      for (const Expr *Arg : Call->arguments()) {
+        if (ModuleMember *Use = useOf(Arg))
+          Use->Registered = true;
+        for (ModuleMember *Held : membersInContainersWithin(Arg))
+          Held->Registered = true;
+      }
+      return;
+    }
+    if (isModuleContainerInsertion(Call)) {
+      const Expr *Container = callObject(Call);
+      if (useOf(Container)) {
+        for (ModuleMember *Held : insertedMembers(Call))
+          Held->Registered = true;
+      } else if (const VarDecl *Var = referencedVariable(Container)) {
+        MembersInLocalContainers[Var].append(insertedMembers(Call));
+      }
+      return;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+      if (ModuleMember *Use = useOf(Op->getArg(0)))
+        if (!isEmptyHandle(Op->getArg(1)))
+          noteSet(*Use, Op->getArg(0)->getBeginLoc(), Op->getArg(1),
+                  Op->getArg(1));
+      return;
+    }
+    if (isRequiresGradCall(Call))
+      if (ModuleMember *Use = useOf(callObject(Call)))
+        Use->RequiresGrad = true;
+  }
+
+  /// Per local container variable of the method being read, the members
+  /// added to it.
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<ModuleMember *, 4>>
+      MembersInLocalContainers;
+};
+
+} // namespace
+
+ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
+  ModuleMembers Result;
+  Result.AllConstructorsSeen =
+      llvm::all_of(ModuleClass->ctors(), [](const CXXConstructorDecl *Ctor) {
+        return Ctor->isImplicit() || Ctor->isDefaulted() ||
+               Ctor->isDeleted() || Ctor->hasBody();
+      });
+  if (!Result.AllConstructorsSeen)
+    return Result;
+  MemberCollector Collector(ModuleClass);
+  Collector.collect(ModuleClass);
+  Result.Members = std::move(Collector.Members);
+  return Result;
+}
+
+namespace {
+using MembersCache =
+    llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleMembers>>;
+// One translation unit at a time per thread, as in AnalysisContext.cpp.
+MembersCache &membersCache() {
+  thread_local MembersCache Cache;
+  return Cache;
+}
+} // namespace
+
+bool isUnregisteredModuleMember(const FieldDecl *Field) {
+  const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
+  if (!Class || !isModuleClass(Class) || Class->isDependentContext())
+    return false;
+  std::unique_ptr<ModuleMembers> &Slot = membersCache()[Class];
+  if (!Slot)
+    Slot = std::make_unique<ModuleMembers>(collectModuleMembers(Class));
+  auto It = Slot->Members.find(Field);
+  return It != Slot->Members.end() && !It->second.Registered;
+}
+
+void forgetModuleMembers() { membersCache().clear(); }
+
+} // namespace torchtidy

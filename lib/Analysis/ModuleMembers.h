@@ -1,0 +1,62 @@
+//===--- ModuleMembers.h - What a module class registers --------*- C++ -*-===//
+//
+// What a torch::nn::Module subclass's own code (its constructors, methods and
+// in-class initializers) does with each member that a module must register:
+// submodule handles and tensors. Registered members are part of the module:
+// `to(device)` moves them, `parameters()` returns them, `train()`/`eval()`
+// reach them. The unregistered-module-member check reports the others; the
+// device-flow analysis places only registered members on the module's
+// device.
+//
+// A class with a constructor this translation unit does not define is not
+// judged: that constructor may register anything.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_MODULEMEMBERS_H
+#define TORCHTIDY_ANALYSIS_MODULEMEMBERS_H
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace torchtidy {
+
+/// What the class's own code does with one member that needs registering.
+struct ModuleMember {
+  bool IsSubmodule = false; ///< else a tensor
+  /// Passed to register_module/register_parameter/register_buffer, or added
+  /// to a container module that is itself a member or registered.
+  bool Registered = false;
+  bool RequiresGrad = false; ///< tensors: created or marked requiring grad
+  /// Given `nullptr` somewhere (`fc{nullptr}`, `fc(nullptr)`): without a
+  /// later assignment it holds no module.
+  bool InitializedEmpty = false;
+  /// Where the member first gets a value, and that value when it is one
+  /// complete expression (so it can be wrapped in register_*). Invalid when
+  /// it never gets one.
+  clang::SourceLocation SetAt;
+  const clang::Expr *SetValue = nullptr;
+};
+
+struct ModuleMembers {
+  /// Every constructor is defined in this translation unit (or implicit), so
+  /// the members' registration can be judged. When false, Members is empty.
+  bool AllConstructorsSeen = false;
+  llvm::MapVector<const clang::FieldDecl *, ModuleMember> Members;
+};
+
+/// Reads a module class (a definition, not a dependent template pattern).
+ModuleMembers collectModuleMembers(const clang::CXXRecordDecl *ModuleClass);
+
+/// Whether a submodule or tensor member of a module class is not registered
+/// with it, as far as this translation unit shows: false for registered
+/// members, members of classes whose constructors are not all seen, and
+/// fields that are neither. Cached per translation unit
+/// (forgetModuleMembers() clears it).
+bool isUnregisteredModuleMember(const clang::FieldDecl *Field);
+void forgetModuleMembers();
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_MODULEMEMBERS_H
