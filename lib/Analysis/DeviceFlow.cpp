@@ -122,6 +122,7 @@ DeviceFlowResult DeviceFlowPass::run() {
     Partial.GaveUp = true;
     return Partial;
   }
+  mergeSitesOfOneRootCause();
   return std::move(Result);
 }
 

@@ -51,6 +51,11 @@ struct MixedDeviceSite {
   /// from it (the output of a model fed a raw `batch.data`): the batch read
   /// that should carry MissingMigration.
   std::optional<Origin> UnmovedSource;
+  /// Later sites of the same function where the same left-behind value (the
+  /// same tensor or module, or a value computed from it) meets another
+  /// device: one root cause, reported once at its first use (this site),
+  /// with these as notes. In source order.
+  std::vector<const clang::CallExpr *> LaterUses;
 };
 
 /// `x.to(d);` as a statement: tensors are not moved in place.

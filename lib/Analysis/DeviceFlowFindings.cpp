@@ -11,6 +11,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -141,6 +143,39 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
   Site.Stayed = std::move(Stayed);
   Site.Other = std::move(Other);
   Result.MixedSites.push_back(std::move(Site));
+}
+
+void DeviceFlowPass::mergeSitesOfOneRootCause() {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<MixedDeviceSite> &Sites = Result.MixedSites;
+  // The CFG is walked in block order, not source order: the first use is
+  // the first in the source.
+  llvm::stable_sort(Sites, [&](const MixedDeviceSite &A,
+                               const MixedDeviceSite &B) {
+    return SM.isBeforeInTranslationUnit(A.Call->getBeginLoc(),
+                                        B.Call->getBeginLoc());
+  });
+  // Where the left-behind value's known history starts: the factory, the
+  // batch read or the module's construction that put it on its device.
+  // Values computed from it keep that history.
+  using RootKey = std::pair<SourceLocation::UIntTy, unsigned>;
+  llvm::DenseMap<RootKey, size_t> FirstSiteOfRoot;
+  std::vector<MixedDeviceSite> Merged;
+  for (MixedDeviceSite &Site : Sites) {
+    const auto &History = Site.Stayed.Value.Origins;
+    if (History.empty() || History.back().Loc.isInvalid()) {
+      Merged.push_back(std::move(Site));
+      continue;
+    }
+    RootKey Root{History.back().Loc.getRawEncoding(),
+                 static_cast<unsigned>(History.back().K)};
+    auto [It, IsFirst] = FirstSiteOfRoot.try_emplace(Root, Merged.size());
+    if (IsFirst)
+      Merged.push_back(std::move(Site));
+    else
+      Merged[It->second].LaterUses.push_back(Site.Call);
+  }
+  Sites = std::move(Merged);
 }
 
 void DeviceFlowPass::recordAccumulation(const Expr *Site,

@@ -94,6 +94,16 @@ void addOriginNotes(tidy::ClangTidyCheck &Check, const Operand &O) {
   }
 }
 
+void addLaterUseNotes(tidy::ClangTidyCheck &Check,
+                      const MixedDeviceSite &Site) {
+  for (const CallExpr *Use : Site.LaterUses)
+    Check.diag(Use->getBeginLoc(),
+               "'%0', or a value computed from it, meets another device "
+               "again here; the same fix covers it",
+               DiagnosticIDs::Note)
+        << Site.Stayed.Spelling;
+}
+
 /// Whether `E.method()` parses as intended without parentheses around E.
 static bool isPostfixExpression(const Expr *E) {
   E = E->IgnoreImplicit();

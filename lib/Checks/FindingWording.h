@@ -27,6 +27,11 @@ std::string reasonInParens(const AbstractValue &Value);
 /// here with '.to(device)'"), most recent first.
 void addOriginNotes(clang::tidy::ClangTidyCheck &Check, const Operand &O);
 
+/// One note per later use of the same left-behind value
+/// (MixedDeviceSite::LaterUses): the finding's fix covers them too.
+void addLaterUseNotes(clang::tidy::ClangTidyCheck &Check,
+                      const MixedDeviceSite &Site);
+
 /// Fix-its that turn `E` into `E<Suffix>` (e.g. `target.to(device)`), adding
 /// parentheses when E is not a postfix expression. Empty inside macros.
 llvm::SmallVector<clang::FixItHint, 2>

@@ -42,6 +42,7 @@ void MissingTargetMigrationCheck::reportUnmovedSource(
   } // Emitted here, ahead of its notes.
   addOriginNotes(*this, Site.Stayed);
   addOriginNotes(*this, Site.Other);
+  addLaterUseNotes(*this, Site);
 }
 
 void MissingTargetMigrationCheck::reportDroppedMigration(
@@ -109,6 +110,7 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
   }
   addOriginNotes(*this, Stayed);
   addOriginNotes(*this, Other);
+  addLaterUseNotes(*this, Site);
 }
 
 } // namespace torchtidy

@@ -34,6 +34,7 @@ void MixedDeviceOperandsCheck::report(const DeviceFlowResult &Flow,
         << Site.OpName;
     addOriginNotes(*this, Stayed);
     addOriginNotes(*this, Other);
+    addLaterUseNotes(*this, Site);
   }
 }
 

@@ -22,8 +22,10 @@ void suppressed() {
   auto y = x.cuda() + x; // NOLINT(libtorch-mixed-device-operands)
   // NOLINTNEXTLINE(libtorch-mixed-device-operands)
   auto w = x.cuda() * x;
-  auto z = x.cuda() - x;
-  // CHECK: :[[@LINE-1]]:21: warning: 'x' is on the CPU {{.*}} but 'x.cuda()' is on 'cuda' (moved with '.cuda()'); '-' needs
+  // Another tensor left behind is another root cause: reported.
+  auto v = torch::ones({3});
+  auto z = v.cuda() - v;
+  // CHECK: :[[@LINE-1]]:21: warning: 'v' is on the CPU {{.*}} but 'v.cuda()' is on 'cuda' (moved with '.cuda()'); '-' needs
 }
 
 // Calling a lambda goes through its summary like any function of this file:

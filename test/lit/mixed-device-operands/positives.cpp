@@ -23,7 +23,10 @@ void spellings() {
   Tensor d = torch::matmul(a, c);
   // CHECK: :[[@LINE-1]]:14: warning: 'c' is on the CPU (created by 'torch::eye' without a device) but 'a' is on 'cuda' (created by 'at::zeros'); 'torch::matmul' needs all its tensor operands on one device
   a.add_(b);
-  // CHECK: :[[@LINE-1]]:5: warning: 'b' is on the CPU {{.*}} but 'a' is on 'cuda' {{.*}}'.add_()' needs
+  // CHECK: :[[@LINE-1]]:3: note: 'c', or a value computed from it, meets another device again here
+  auto e = torch::eye(2);
+  a.add_(e);
+  // CHECK: :[[@LINE-1]]:5: warning: 'e' is on the CPU {{.*}} but 'a' is on 'cuda' {{.*}}'.add_()' needs
 }
 
 // The device is a DeviceType chosen by if/else.
