@@ -73,6 +73,12 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
     break;
   }
 
+  // `buf[i].copy_(v)`, `buf[i] = v`: buf, if it outlives the iteration,
+  // keeps v's graph like `total += loss`.
+  if (std::optional<InPlaceWrite> Write = inPlaceWriteOf(Call))
+    recordAccumulation(Call, viewedStorage(Write->Target), Write->Value,
+                       /*IsContainer=*/true);
+
   // Assignments through operator= of tensors, devices and modules.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
@@ -125,6 +131,19 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
       recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
                          /*IsContainer=*/true);
     return AbstractValue::unknown();
+  case TorchCallKind::CrossDevice:
+    // x[i], x.index({mask}), x.select(0, i): part of x, on x's device and
+    // with x's history (the index may legitimately be elsewhere).
+    if (Object && isTensorType(Object->getType()) &&
+        viewedStorage(Call) != Call) {
+      AbstractValue Part;
+      Part.Where = ObjectValue.Where;
+      Part.Origins = ObjectValue.Origins;
+      Part.Grad = Facts.isInNoGradScope(Call) ? GradHistory::None
+                                              : ObjectValue.Grad;
+      return Part;
+    }
+    [[fallthrough]];
   default: {
     AbstractValue Returned;
     if (applySummary(Call, ArgValues, Returned))

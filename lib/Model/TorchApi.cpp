@@ -1112,6 +1112,51 @@ bool allocatesNewTensor(const CallExpr *Call) {
                                      "bmm", "clone", "cat", "stack"});
 }
 
+std::optional<InPlaceWrite> inPlaceWriteOf(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee)
+    return std::nullopt;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+    const Expr *Target = Op->getArg(0);
+    bool IntoPart = viewedStorage(Target) != ignoreValuePreserving(Target);
+    if (!IntoPart || !isTensorType(Op->getArg(1)->getType()))
+      return std::nullopt;
+    return InPlaceWrite{Target, Op->getArg(1)};
+  }
+  const Expr *Object = callObject(Call);
+  if (!Object || !isTensorType(Object->getType()) || !isInLibTorchNamespace(Callee))
+    return std::nullopt;
+  llvm::StringRef Name = plainName(Callee);
+  // The written values are the last tensor argument of each.
+  if (!isOneOf(Name, {"copy_", "index_put_", "index_copy_", "masked_scatter_",
+                      "scatter_", "index_add_"}))
+    return std::nullopt;
+  for (unsigned I = Call->getNumArgs(); I > firstParameterArgument(Call); --I)
+    if (isTensorType(Call->getArg(I - 1)->getType()))
+      return InPlaceWrite{Object, Call->getArg(I - 1)};
+  return std::nullopt;
+}
+
+const Expr *viewedStorage(const Expr *E) {
+  E = ignoreValuePreserving(E);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee)
+    return E;
+  const Expr *Object = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    Object = Op->getArg(0);
+  else if (isOneOf(plainName(Callee),
+                   {"index", "select", "narrow", "slice", "at"}))
+    Object = callObject(Call);
+  if (!Object || !(isTensorType(Object->getType()) ||
+                   isTensorContainerType(Object->getType())))
+    return E;
+  return viewedStorage(Object);
+}
+
 bool isScalarTensorLiteral(const CallExpr *Call) {
   if (explicitArgCount(Call) != 1)
     return false;

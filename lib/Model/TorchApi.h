@@ -235,6 +235,23 @@ bool isPinMemoryCall(const clang::CallExpr *Call);
 /// (a parameter, a variable that may change, a call).
 std::optional<bool> requestsPinnedMemory(const clang::CallExpr *Factory);
 
+/// A write of one tensor's values into (part of) another, in place:
+/// `dst.copy_(v)`, `dst.index_put_(i, v)`, `dst.index_copy_(d, i, v)`,
+/// `dst.masked_scatter_(m, v)`, and assignment to an element or view,
+/// `dst[i] = v` (a tensor view, or an element of a std::vector of tensors).
+/// Outside no-grad code the destination takes on v's autograd history.
+struct InPlaceWrite {
+  const clang::Expr *Target = nullptr; ///< `dst`, `dst[i]` as written.
+  const clang::Expr *Value = nullptr;  ///< `v`.
+};
+std::optional<InPlaceWrite> inPlaceWriteOf(const clang::CallExpr *Call);
+
+/// The tensor, or std::vector of tensors, that an element or view
+/// expression is part of: `buf` for `buf[i]`, `buf.index({i})`,
+/// `buf.select(0, i)`, `buf.narrow(0, i, 1)`, `buf.slice(0, a, b)`,
+/// `v[i]` and `v.at(i)`, through any nesting. E itself when it is none.
+const clang::Expr *viewedStorage(const clang::Expr *E);
+
 /// An op that always returns a new tensor, never one of its operands or a
 /// view of one: arithmetic and comparison operators, clone(), cat(),
 /// matmul(). Used where a view of a pinned tensor would still be pinned.

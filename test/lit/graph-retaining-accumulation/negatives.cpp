@@ -83,3 +83,26 @@ void reinforce(torch::nn::Linear policy, int episodes) {
     log_probs.clear();
   }
 }
+
+// Writes into buffers that do not keep a graph: detached values, no-grad
+// code, a buffer that dies with the iteration, and a buffer whose graph is
+// what backward() is called through (an episode's log-probabilities).
+void buffersWithoutRetention(Net &model, std::vector<torch::Tensor> &inputs) {
+  auto values = torch::zeros({8, 2});
+  auto rewards = torch::zeros({8});
+  auto log_probs = torch::zeros({8, 2});
+  for (int64_t i = 0; i < 8; ++i) {
+    auto out = model.forward(inputs[i]);
+    values[i].copy_(out[0].detach());
+    rewards[i] = torch::ones({});
+    {
+      torch::NoGradGuard no_grad;
+      values[i].copy_(model.forward(inputs[i])[0]);
+    }
+    auto scratch = torch::zeros({2});
+    scratch.copy_(out[0]);
+    log_probs[i] = out[0];
+  }
+  auto loss = -log_probs.sum();
+  loss.backward();
+}

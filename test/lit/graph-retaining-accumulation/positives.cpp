@@ -68,3 +68,24 @@ double meanLoss(Net &model, const std::vector<torch::Tensor> &inputs) {
   }
   return total.item<double>() / static_cast<double>(inputs.size());
 }
+
+// Writing a grad-carrying value into a tensor that outlives the iteration
+// keeps its graph just as `+=` does: copy_ into a slot of a buffer, an
+// index_put_, an assignment to an element, and a slot of a vector.
+void writesIntoBuffers(Net &model, std::vector<torch::Tensor> &inputs) {
+  auto values = torch::zeros({8, 2});
+  auto scores = torch::zeros({8, 2});
+  auto hidden = torch::zeros({1, 2});
+  std::vector<torch::Tensor> slots(8);
+  for (int64_t i = 0; i < 8; ++i) {
+    auto out = model.forward(inputs[i]);
+    values[i].copy_(out[0]);
+    // CHECK: :[[@LINE-1]]:15: warning: 'values' keeps 'out[0]', which carries autograd history, across loop iterations; every iteration's graph stays alive until memory runs out; keep a detached copy with 'out[0].detach()' [libtorch-graph-retaining-accumulation]
+    scores.index_put_({i}, out[0]);
+    // CHECK: :[[@LINE-1]]:12: warning: 'scores' keeps 'out[0]'
+    hidden.copy_(out);
+    // CHECK: :[[@LINE-1]]:12: warning: 'hidden' keeps 'out'
+    slots[i] = out;
+    // CHECK: :[[@LINE-1]]:14: warning: 'slots' keeps 'out'
+  }
+}
