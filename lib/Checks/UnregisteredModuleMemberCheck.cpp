@@ -18,10 +18,56 @@ void UnregisteredModuleMemberCheck::registerMatchers(MatchFinder *Finder) {
       cxxRecordDecl(isDefinition(), unless(isExpansionInSystemHeader()))
           .bind("class"),
       this);
+  // `fc->weight = torch::zeros(...)`: a new, unregistered tensor in place of
+  // the layer's registered one.
+  Finder->addMatcher(
+      cxxOperatorCallExpr(hasOverloadedOperatorName("="), argumentCountIs(2),
+                          hasArgument(0, ignoringParenImpCasts(
+                                             memberExpr().bind("member"))),
+                          unless(isExpansionInSystemHeader()))
+          .bind("rebinding"),
+      this);
+}
+
+void UnregisteredModuleMemberCheck::reportRebinding(
+    const CXXOperatorCallExpr *Assignment, const MemberExpr *Member,
+    const SourceManager &Sources) {
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  if (!Field || !isRegisteredLayerTensor(Field))
+    return;
+  const Expr *Value = Assignment->getArg(1);
+  std::string Target = writtenText(Member->getSourceRange(),
+                                   Field->getASTContext());
+  if (Target.empty())
+    Target = Field->getName().str();
+  auto Diag = diag(Assignment->getOperatorLoc(),
+                   "'%0' is registered by its layer; assigning a new tensor "
+                   "to it leaves the registered one in "
+                   "'parameters()' and 'to(device)', so the new one is never "
+                   "trained or moved; copy the values in with "
+                   "'%0.set_data(...)'")
+              << Target;
+  SourceLocation ValueEnd = Lexer::getLocForEndOfToken(
+      Value->getEndLoc(), 0, Sources, getLangOpts());
+  if (Member->getEndLoc().isMacroID() || Value->getBeginLoc().isMacroID() ||
+      ValueEnd.isInvalid())
+    return;
+  SourceLocation TargetEnd = Lexer::getLocForEndOfToken(
+      Member->getEndLoc(), 0, Sources, getLangOpts());
+  Diag << FixItHint::CreateReplacement(
+              CharSourceRange::getCharRange(TargetEnd, Value->getBeginLoc()),
+              ".set_data(")
+       << FixItHint::CreateInsertion(ValueEnd, ")");
 }
 
 void UnregisteredModuleMemberCheck::check(
     const MatchFinder::MatchResult &Result) {
+  if (const auto *Assignment =
+          Result.Nodes.getNodeAs<CXXOperatorCallExpr>("rebinding")) {
+    reportRebinding(Assignment, Result.Nodes.getNodeAs<MemberExpr>("member"),
+                    *Result.SourceManager);
+    return;
+  }
   const auto *Class = Result.Nodes.getNodeAs<CXXRecordDecl>("class");
   // Template patterns hold unresolved calls; their instantiations are read.
   if (!isModuleClass(Class) || Class->isDependentContext())

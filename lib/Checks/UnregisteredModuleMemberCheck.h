@@ -8,6 +8,9 @@
 // invisible to the module: `model->to(device)` leaves it on the host and
 // `parameters()` never hands it to the optimizer. Fix-it: wrap the value
 // assigned in `register_module("<member>", ...)` (or register_parameter).
+// Also a new tensor assigned to a parameter a LibTorch layer registered
+// (`fc->weight = ...`), which leaves the registered one in its place.
+// Fix-it: `fc->weight.set_data(...)`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +31,10 @@ public:
   void onEndOfTranslationUnit() override { ReportedFields.clear(); }
 
 private:
+  void reportRebinding(const clang::CXXOperatorCallExpr *Assignment,
+                       const clang::MemberExpr *Member,
+                       const clang::SourceManager &Sources);
+
   /// Fields already reported: every instantiation of a class template has
   /// its own copy of each field, at the same location.
   llvm::DenseSet<clang::SourceLocation::UIntTy> ReportedFields;

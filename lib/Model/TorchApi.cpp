@@ -387,6 +387,12 @@ bool isModuleRegistrationCall(const CallExpr *Call) {
          Name == "register_buffer";
 }
 
+bool isRegisteredLayerTensor(const FieldDecl *Field) {
+  const auto *Layer = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
+  return Layer && isTensorType(Field->getType()) && isModuleClass(Layer) &&
+         isInLibTorchNamespace(Layer);
+}
+
 bool isModuleContainerType(QualType T) {
   const CXXRecordDecl *Module = moduleClassOf(T);
   if (!Module || !isInLibTorchNamespace(Module))

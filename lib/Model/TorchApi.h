@@ -78,6 +78,12 @@ bool isModuleHolderType(clang::QualType T);
 /// parameters() and serialization.
 bool isModuleRegistrationCall(const clang::CallExpr *Call);
 
+/// A tensor member of one of LibTorch's own modules (`LinearImpl::weight`,
+/// `BatchNorm2dImpl::running_mean`): a parameter or buffer the layer
+/// registered. Assigning a new tensor to it rebinds the member and leaves
+/// the registered tensor in parameters(), buffers() and to(device).
+bool isRegisteredLayerTensor(const clang::FieldDecl *Field);
+
 /// torch::nn::Sequential, ModuleList or ModuleDict (holder, Impl or
 /// shared_ptr): a module whose children are registered when added, so a
 /// layer added to a registered container is registered too.
