@@ -125,6 +125,17 @@ struct ModuleInputRequirement {
   llvm::SmallVector<Origin, 3> InputHistory;
 };
 
+/// Two tensor parameters that a function combines in one device-checked op,
+/// however many helpers deep, while each is still wherever its argument is:
+/// the caller's two arguments must be on one device.
+struct SameDeviceRequirement {
+  const clang::ParmVarDecl *First = nullptr;
+  const clang::ParmVarDecl *Second = nullptr;
+  /// The innermost op that combines them: the note. Subject: the operands
+  /// as written there, Detail: the op.
+  Origin InnerOp;
+};
+
 struct FunctionSummary {
   /// The value returned, joined over every return statement.
   AbstractValue Result = AbstractValue::unknown();
@@ -139,6 +150,8 @@ struct FunctionSummary {
   bool MovesObject = false;
   /// Module parameters the caller must have moved before the call.
   std::vector<ModuleInputRequirement> ModuleInputs;
+  /// Tensor parameters the caller must pass on one device.
+  std::vector<SameDeviceRequirement> SameDeviceParameters;
 };
 
 /// Analyses one function definition. Never fails: code the model does not

@@ -23,6 +23,8 @@ void DeviceFlowPass::checkOperands(const CallExpr *Call,
                                    llvm::StringRef CallName,
                                    llvm::ArrayRef<Operand> Operands,
                                    const Operand *Module) {
+  if (!Module)
+    noteCombinedParameters(Call, CallName, Operands);
   if (!Reporting)
     return;
   auto Exempt = [](const Operand &O) { return O.Value.isHostScalar(); };

@@ -108,6 +108,15 @@ private:
                                     const FunctionDecl *Callee,
                                     const FunctionSummary &CalleeSummary,
                                     llvm::ArrayRef<AbstractValue> Args);
+  /// Summarising: two tensor parameters combined in one op become a
+  /// requirement on the caller's arguments.
+  void noteCombinedParameters(const CallExpr *Call, llvm::StringRef CallName,
+                              llvm::ArrayRef<Operand> Operands);
+  /// A call to a helper with SameDeviceParameters: passes each requirement on
+  /// to this function's own summary, or, reporting, checks the arguments.
+  void applySameDeviceRequirements(const CallExpr *Call,
+                                   const FunctionDecl *Callee,
+                                   const FunctionSummary &CalleeSummary);
   /// Summarising a method: E, if it is `this` or `*this`, may be moved.
   void noteObjectMayMove(const Expr *E);
 

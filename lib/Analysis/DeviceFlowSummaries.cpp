@@ -205,6 +205,7 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
                       CallSpelling, "", Result.Where.describe()});
   // Before the callee's effects: the module as it is when the call starts.
   applyModuleInputRequirements(Call, Callee, *Summary, Args);
+  applySameDeviceRequirements(Call, Callee, *Summary);
   for (const auto &[Changed, AtExit] : Summary->Effects) {
     AbstractValue Value =
         instantiate(AtExit, Callee, Call, Args, ExplainedByCallee);
@@ -285,6 +286,89 @@ void DeviceFlowPass::noteModuleInputs(const CallExpr *Call,
                              Call->getBeginLoc(), Input.Spelling,
                              Module.Spelling, Input.Value.Where.describe()},
                       Input.Value.Origins});
+}
+
+/// The tensor parameter a placement stands for, while the function has not
+/// moved or replaced it: "wherever the caller's tensor is".
+static const ParmVarDecl *untouchedTensorParameter(const Placement &Where,
+                                                   const FunctionDecl *F) {
+  const ParmVarDecl *Parm = parameterPlacing(Where, F);
+  if (!Parm || !Where.Devices.isAny() || !isTensorType(Parm->getType()))
+    return nullptr;
+  return Parm;
+}
+
+static void addRequirement(FunctionSummary &Summary,
+                           SameDeviceRequirement Required) {
+  if (Required.Second->getFunctionScopeIndex() <
+      Required.First->getFunctionScopeIndex())
+    std::swap(Required.First, Required.Second);
+  for (const SameDeviceRequirement &Known : Summary.SameDeviceParameters)
+    if (Known.First == Required.First && Known.Second == Required.Second)
+      return;
+  Summary.SameDeviceParameters.push_back(std::move(Required));
+}
+
+void DeviceFlowPass::noteCombinedParameters(const CallExpr *Call,
+                                            llvm::StringRef CallName,
+                                            llvm::ArrayRef<Operand> Operands) {
+  if (Mode != PassMode::Summarize || !FinalWalk)
+    return;
+  for (size_t I = 0; I < Operands.size(); ++I)
+    for (size_t J = I + 1; J < Operands.size(); ++J) {
+      const ParmVarDecl *First =
+          untouchedTensorParameter(Operands[I].Value.Where, Function);
+      const ParmVarDecl *Second =
+          untouchedTensorParameter(Operands[J].Value.Where, Function);
+      if (!First || !Second || First == Second)
+        continue;
+      addRequirement(Summary,
+                     {First, Second,
+                      Origin{Origin::Kind::CombinedInHelper,
+                             Call->getExprLoc(),
+                             "'" + Operands[I].Spelling + "' and '" +
+                                 Operands[J].Spelling + "'",
+                             CallName.str(), ""}});
+    }
+}
+
+void DeviceFlowPass::applySameDeviceRequirements(
+    const CallExpr *Call, const FunctionDecl *Callee,
+    const FunctionSummary &CalleeSummary) {
+  if (Mode == PassMode::Summarize ? !FinalWalk : !Reporting)
+    return;
+  for (const SameDeviceRequirement &Required :
+       CalleeSummary.SameDeviceParameters) {
+    unsigned First =
+        Required.First->getFunctionScopeIndex() + firstParameterArgument(Call);
+    unsigned Second =
+        Required.Second->getFunctionScopeIndex() + firstParameterArgument(Call);
+    if (First >= Call->getNumArgs() || Second >= Call->getNumArgs())
+      continue;
+    Operand A = operandFor(Call->getArg(First));
+    Operand B = operandFor(Call->getArg(Second));
+    if (Mode == PassMode::Summarize) {
+      // A helper of a helper: the requirement is this function's caller's.
+      const ParmVarDecl *ParmA = untouchedTensorParameter(A.Value.Where, Function);
+      const ParmVarDecl *ParmB = untouchedTensorParameter(B.Value.Where, Function);
+      if (ParmA && ParmB && ParmA != ParmB)
+        addRequirement(Summary, {ParmA, ParmB, Required.InnerOp});
+      continue;
+    }
+    if (A.Value.isHostScalar() || B.Value.isHostScalar() ||
+        !mayConflict(A.Value.Where, B.Value.Where))
+      continue;
+    // The note inside the helper ends the history of the operand that did
+    // not stay behind (recordMixedSite keeps A as the one that stayed unless
+    // only B is on the host).
+    bool AStayed = A.Value.Where.isDefinitelyHost() ||
+                   !B.Value.Where.isDefinitelyHost();
+    auto &History = (AStayed ? B : A).Value.Origins;
+    if (History.size() == AbstractValue::MaxOrigins)
+      History.pop_back();
+    History.push_back(Required.InnerOp);
+    recordMixedSite(Call, calleeDisplayName(Call), std::move(A), std::move(B));
+  }
 }
 
 void DeviceFlowPass::applyModuleInputRequirements(

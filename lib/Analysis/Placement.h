@@ -171,6 +171,10 @@ struct Origin {
     /// device; Loc is that module call. Subject: the input as written there,
     /// Detail: the module as written there.
     ModuleCallInHelper,
+    /// A helper of this TU combines two of its parameters in one op; Loc is
+    /// that op. Subject: the two parameters as written there ("'pred' and
+    /// 'labels'"), Detail: the op.
+    CombinedInHelper,
   };
   Kind K;
   clang::SourceLocation Loc;

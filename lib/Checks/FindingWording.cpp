@@ -43,6 +43,8 @@ std::string reasonFor(const AbstractValue &Value) {
     return "placed by '" + O.Detail + "'";
   case Origin::Kind::ModuleCallInHelper:
     return "an input of '" + O.Detail + "'";
+  case Origin::Kind::CombinedInHelper:
+    return "combined with it in '" + O.Detail + "'";
   }
   return "";
 }
@@ -82,6 +84,9 @@ static std::string noteFor(const Origin &O) {
   case Origin::Kind::ModuleCallInHelper:
     return "'" + O.Detail + "' is called here with '" + O.Subject + "' on " +
            O.DeviceWords;
+  case Origin::Kind::CombinedInHelper:
+    return "the helper combines " + O.Subject + " here in '" + O.Detail +
+           "', which needs them on one device";
   }
   return "";
 }
