@@ -323,6 +323,11 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
   }
   if (std::optional<unsigned> Index = pairMemberIndex(Member))
     return eval(Member->getBase()).element(*Index);
+  // An example this function built from tensors holds those tensors.
+  if (std::optional<unsigned> Index = exampleMemberIndex(Member))
+    if (AbstractValue Example = eval(Member->getBase());
+        !Example.Elements.empty())
+      return Example.element(*Index);
   // Data loaders build their examples on the host.
   if (isBatchExampleType(Member->getBase()->getType()) &&
       isTensorType(Member->getType())) {
@@ -397,6 +402,16 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
   }
   if (isTensorType(Type) && NumArgs == 0)
     return AbstractValue(); // An undefined tensor.
+  // torch::data::Example<>(data, target) built by hand: its tensors are
+  // wherever they were, not where a data loader puts its batches.
+  if (isBatchExampleType(Type)) {
+    if (NumArgs == 1 && isBatchExampleType(Construct->getArg(0)->getType()))
+      return eval(Construct->getArg(0));
+    if (NumArgs == 2)
+      return AbstractValue::tupleOf(
+          {eval(Construct->getArg(0)), eval(Construct->getArg(1))});
+    return AbstractValue::unknown();
+  }
   if (isTensorTupleType(Type)) {
     // A copy, or a conversion from another tuple.
     if (NumArgs == 1 && isTensorTupleType(Construct->getArg(0)->getType()))

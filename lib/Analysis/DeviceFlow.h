@@ -51,10 +51,11 @@ struct MixedDeviceSite {
   /// from it (the output of a model fed a raw `batch.data`): the batch read
   /// that should carry MissingMigration.
   std::optional<Origin> UnmovedSource;
-  /// Later sites of the same function where the same left-behind value (the
+  /// Other sites of the same function where the same left-behind value (the
   /// same tensor or module, or a value computed from it) meets another
-  /// device: one root cause, reported once at its first use (this site),
-  /// with these as notes. In source order.
+  /// device: one root cause, reported once (at its first use that a missing
+  /// migration explains, else at its first use: this site), with these as
+  /// notes. In source order.
   std::vector<const clang::CallExpr *> LaterUses;
 };
 

@@ -90,6 +90,23 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
   for (unsigned I = 0; I < Call->getNumArgs(); ++I)
     ArgValues.push_back(eval(Call->getArg(I)));
 
+  // x[i], x.select(0, i), parts[0], parts.at(i): part of a tensor, or an
+  // element of a container of tensors (`auto parts = x.chunk(3)`), on the
+  // whole's device and with its history (the index may be elsewhere).
+  if (Object && viewedStorage(Call) != Call &&
+      (isTensorType(Object->getType()) ||
+       isTensorContainerType(Object->getType()))) {
+    AbstractValue Part;
+    Part.Where = ObjectValue.Where;
+    Part.Origins = ObjectValue.Origins;
+    // A view made without autograd has no history; an element is the
+    // tensor itself.
+    Part.Grad = isTensorType(Object->getType()) && Facts.isInNoGradScope(Call)
+                    ? GradHistory::None
+                    : ObjectValue.Grad;
+    return Part;
+  }
+
   switch (Kind) {
   case TorchCallKind::Op:
   case TorchCallKind::Reduction:
@@ -131,19 +148,6 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
       recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
                          /*IsContainer=*/true);
     return AbstractValue::unknown();
-  case TorchCallKind::CrossDevice:
-    // x[i], x.index({mask}), x.select(0, i): part of x, on x's device and
-    // with x's history (the index may legitimately be elsewhere).
-    if (Object && isTensorType(Object->getType()) &&
-        viewedStorage(Call) != Call) {
-      AbstractValue Part;
-      Part.Where = ObjectValue.Where;
-      Part.Origins = ObjectValue.Origins;
-      Part.Grad = Facts.isInNoGradScope(Call) ? GradHistory::None
-                                              : ObjectValue.Grad;
-      return Part;
-    }
-    [[fallthrough]];
   default: {
     AbstractValue Returned;
     if (applySummary(Call, ArgValues, Returned))

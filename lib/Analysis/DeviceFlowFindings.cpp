@@ -161,21 +161,37 @@ void DeviceFlowPass::mergeSitesOfOneRootCause() {
   // batch read or the module's construction that put it on its device.
   // Values computed from it keep that history.
   using RootKey = std::pair<SourceLocation::UIntTy, unsigned>;
-  llvm::DenseMap<RootKey, size_t> FirstSiteOfRoot;
-  std::vector<MixedDeviceSite> Merged;
-  for (MixedDeviceSite &Site : Sites) {
+  auto RootOf = [](const MixedDeviceSite &Site) -> std::optional<RootKey> {
     const auto &History = Site.Stayed.Value.Origins;
-    if (History.empty() || History.back().Loc.isInvalid()) {
-      Merged.push_back(std::move(Site));
-      continue;
+    if (History.empty() || History.back().Loc.isInvalid())
+      return std::nullopt;
+    return RootKey{History.back().Loc.getRawEncoding(),
+                   static_cast<unsigned>(History.back().K)};
+  };
+  // Each root's finding is where the fix goes: its first site that a
+  // missing migration explains, else its first site.
+  llvm::DenseMap<RootKey, size_t> Primary;
+  for (size_t I = 0; I < Sites.size(); ++I)
+    if (std::optional<RootKey> Root = RootOf(Sites[I])) {
+      auto [It, IsFirst] = Primary.try_emplace(*Root, I);
+      if (!IsFirst && !Sites[It->second].MissingMigration &&
+          Sites[I].MissingMigration)
+        It->second = I;
     }
-    RootKey Root{History.back().Loc.getRawEncoding(),
-                 static_cast<unsigned>(History.back().K)};
-    auto [It, IsFirst] = FirstSiteOfRoot.try_emplace(Root, Merged.size());
-    if (IsFirst)
-      Merged.push_back(std::move(Site));
-    else
-      Merged[It->second].LaterUses.push_back(Site.Call);
+  std::vector<MixedDeviceSite> Merged;
+  llvm::DenseMap<size_t, size_t> MergedIndexOf;
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    std::optional<RootKey> Root = RootOf(Sites[I]);
+    if (!Root || Primary.lookup(*Root) == I) {
+      MergedIndexOf[I] = Merged.size();
+      Merged.push_back(std::move(Sites[I]));
+    }
+  }
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    std::optional<RootKey> Root = RootOf(Sites[I]);
+    if (Root && Primary.lookup(*Root) != I)
+      Merged[MergedIndexOf[Primary.lookup(*Root)]].LaterUses.push_back(
+          Sites[I].Call);
   }
   Sites = std::move(Merged);
 }

@@ -125,9 +125,8 @@ private:
                      llvm::ArrayRef<Operand> Operands, const Operand *Module);
   void recordMixedSite(const CallExpr *Call, llvm::StringRef CallName,
                        Operand Stayed, Operand Other);
-  /// One root cause, one finding: folds each mixed site whose left-behind
-  /// side has the same oldest known origin as an earlier site's into that
-  /// site's LaterUses.
+  /// One root cause, one finding: folds the mixed sites whose left-behind
+  /// sides share their oldest known origin into one site's LaterUses.
   void mergeSitesOfOneRootCause();
   void recordAccumulation(const Expr *Site, const Expr *Accumulator,
                           const Expr *Added, bool IsContainer);

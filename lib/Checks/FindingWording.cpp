@@ -103,8 +103,8 @@ void addLaterUseNotes(tidy::ClangTidyCheck &Check,
                       const MixedDeviceSite &Site) {
   for (const CallExpr *Use : Site.LaterUses)
     Check.diag(Use->getBeginLoc(),
-               "'%0', or a value computed from it, meets another device "
-               "again here; the same fix covers it",
+               "'%0', or a value computed from it, also meets another "
+               "device here; the same fix covers it",
                DiagnosticIDs::Note)
         << Site.Stayed.Spelling;
 }

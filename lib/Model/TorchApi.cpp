@@ -328,6 +328,18 @@ std::optional<unsigned> pairMemberIndex(const MemberExpr *Member) {
   return std::nullopt;
 }
 
+std::optional<unsigned> exampleMemberIndex(const MemberExpr *Member) {
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  if (!Field || !Field->getIdentifier() ||
+      !isBatchExampleType(Member->getBase()->getType()))
+    return std::nullopt;
+  if (Field->getName() == "data")
+    return 0;
+  if (Field->getName() == "target")
+    return 1;
+  return std::nullopt;
+}
+
 std::optional<unsigned> tupleElementIndex(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || Call->getNumArgs() != 1 || !FD->getIdentifier() ||

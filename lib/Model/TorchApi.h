@@ -49,6 +49,8 @@ bool isBatchExampleType(clang::QualType T);
 bool isTensorTupleType(clang::QualType T);
 /// For `p.first` / `p.second` on a tensor pair: 0 or 1.
 std::optional<unsigned> pairMemberIndex(const clang::MemberExpr *Member);
+/// For `ex.data` / `ex.target` on a torch::data::Example: 0 or 1.
+std::optional<unsigned> exampleMemberIndex(const clang::MemberExpr *Member);
 /// For std::get<N>(t) on a tensor tuple: N.
 std::optional<unsigned> tupleElementIndex(const clang::CallExpr *Call);
 /// std::tie(a, b, ...): a tuple of references to its arguments.

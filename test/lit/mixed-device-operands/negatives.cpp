@@ -98,3 +98,12 @@ struct AnchorGrid : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
   torch::Tensor grid;
 };
+
+// An example built by hand from tensors already on the device is not a
+// data-loader batch: its data and target are where they were put.
+void handBuiltExample(torch::nn::Linear model, torch::Device device) {
+  model->to(device);
+  torch::data::Example<> example(torch::randn({4, 8}, device),
+                                 torch::randn({4, 2}, device));
+  auto loss = torch::mse_loss(model->forward(example.data), example.target);
+}

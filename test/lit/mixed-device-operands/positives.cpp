@@ -23,7 +23,7 @@ void spellings() {
   Tensor d = torch::matmul(a, c);
   // CHECK: :[[@LINE-1]]:14: warning: 'c' is on the CPU (created by 'torch::eye' without a device) but 'a' is on 'cuda' (created by 'at::zeros'); 'torch::matmul' needs all its tensor operands on one device
   a.add_(b);
-  // CHECK: :[[@LINE-1]]:3: note: 'c', or a value computed from it, meets another device again here
+  // CHECK: :[[@LINE-1]]:3: note: 'c', or a value computed from it, also meets another device here
   auto e = torch::eye(2);
   a.add_(e);
   // CHECK: :[[@LINE-1]]:5: warning: 'e' is on the CPU {{.*}} but 'a' is on 'cuda' {{.*}}'.add_()' needs
@@ -118,4 +118,13 @@ void lossModule(torch::Device device) {
   auto prediction = torch::randn({3}, device);
   auto loss = criterion(prediction, torch::ones({3}));
   // CHECK: :[[@LINE-1]]:15: warning: 'torch::ones({3})' is on the CPU (created by 'torch::ones' without a device) but 'prediction' is on 'device' (created by 'torch::randn'); 'criterion' needs all its tensor operands on one device
+}
+
+// An element of a container of tensors is where the container's tensors
+// are: the chunks of a module's output are on its device.
+void chunks(torch::nn::Linear model, torch::Device device) {
+  model->to(device);
+  auto parts = model->forward(torch::randn({4, 8}, device)).chunk(2, 1);
+  auto gate = parts.at(1) * torch::ones({4, 1});
+  // CHECK: :[[@LINE-1]]:27: warning: 'torch::ones({4, 1})' is on the CPU (created by 'torch::ones' without a device) but 'parts.at(1)' is on 'device'
 }
