@@ -184,8 +184,11 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
     return;
   }
   // `Batch b{x.to(d), y};`: an aggregate's fields start as initialised.
+  // (A type that is only declared, as in code that does not compile, has
+  // no bases or fields to ask about.)
   if (const auto *Record = Var->getType()->getAsCXXRecordDecl();
-      Record && Var->getInit() && Record->getNumBases() == 0)
+      Record && Record->hasDefinition() && Var->getInit() &&
+      Record->getNumBases() == 0)
     if (const auto *List =
             dyn_cast<InitListExpr>(Var->getInit()->IgnoreImplicit())) {
       unsigned Index = 0;
