@@ -42,7 +42,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
-USES_LIBTORCH = re.compile(rb"#\s*include\s*[<\"](torch/|ATen/)")
+# A source file that includes LibTorch, or uses it through a header of the
+# project (`#include "model.h"` and then `torch::Tensor`).
+USES_LIBTORCH = re.compile(rb"#\s*include\s*[<\"](torch/|ATen/)|\btorch::")
 THIRD_PARTY_INCLUDE_DIRS = ("/usr/include/opencv4", "/usr/include/stb")
 
 
@@ -51,20 +53,25 @@ def fail(message, code=2):
     sys.exit(code)
 
 
-def read_list(path):
-    """[(repo, commit, [folders], kind)] from bench/realworld.list."""
-    entries = []
+def table_rows(path):
+    """(line number, tab-separated fields) of a data file, without blank
+    lines and '#' comments."""
     with open(path) as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            fields = line.split("\t")
-            if len(fields) != 4 or not re.fullmatch(r"[0-9a-f]{40}", fields[1]):
-                fail(f"{path}:{number}: expected repository, 40-hex commit, "
-                     "folders, kind (tab-separated)")
-            entries.append((fields[0], fields[1],
-                            [p for p in fields[2].split(",") if p], fields[3]))
+            if line.strip() and not line.lstrip().startswith("#"):
+                yield number, line.split("\t")
+
+
+def read_list(path):
+    """[(repo, commit, [folders], kind)] from bench/realworld.list."""
+    entries = []
+    for number, fields in table_rows(path):
+        if len(fields) != 4 or not re.fullmatch(r"[0-9a-f]{40}", fields[1]):
+            fail(f"{path}:{number}: expected repository, 40-hex commit, "
+                 "folders, kind (tab-separated)")
+        entries.append((fields[0], fields[1],
+                        [p for p in fields[2].split(",") if p], fields[3]))
     return entries
 
 
@@ -73,17 +80,12 @@ def read_triage(path):
     triage = {}
     if not os.path.exists(path):
         return triage
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            fields = line.split("\t")
-            if len(fields) < 4 or fields[3] not in ("TP", "FP"):
-                fail(f"{path}:{number}: expected repository, path:line, "
-                     "check, TP|FP, note (tab-separated)")
-            triage[(fields[0], fields[1], fields[2])] = (
-                fields[3], fields[4] if len(fields) > 4 else "")
+    for number, fields in table_rows(path):
+        if len(fields) < 4 or fields[3] not in ("TP", "FP"):
+            fail(f"{path}:{number}: expected repository, path:line, check, "
+                 "TP|FP, note (tab-separated)")
+        triage[(fields[0], fields[1], fields[2])] = (
+            fields[3], fields[4] if len(fields) > 4 else "")
     return triage
 
 

@@ -236,14 +236,25 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   return true;
 }
 
-/// The module parameter a placement stands for, while the function has not
-/// moved or replaced it: "wherever the caller's module is".
-static const ParmVarDecl *untouchedModuleParameter(const Placement &Where,
-                                                   const FunctionDecl *F) {
+/// The module or tensor parameter a placement stands for, while the function
+/// has not moved or replaced it: "wherever the caller's argument is".
+static const ParmVarDecl *untouchedParameter(const Placement &Where,
+                                             const FunctionDecl *F,
+                                             TorchValueKind Kind) {
   const ParmVarDecl *Parm = parameterPlacing(Where, F);
-  if (!Parm || !Where.Devices.isAny() || !isModuleType(Parm->getType()))
+  if (!Parm || !Where.Devices.isAny() || classifyType(Parm->getType()) != Kind)
     return nullptr;
   return Parm;
+}
+
+static const ParmVarDecl *untouchedModuleParameter(const Placement &Where,
+                                                   const FunctionDecl *F) {
+  return untouchedParameter(Where, F, TorchValueKind::Module);
+}
+
+static const ParmVarDecl *untouchedTensorParameter(const Placement &Where,
+                                                   const FunctionDecl *F) {
+  return untouchedParameter(Where, F, TorchValueKind::Tensor);
 }
 
 /// Whether inputs so placed say where a module fed them must be, in terms
@@ -286,16 +297,6 @@ void DeviceFlowPass::noteModuleInputs(const CallExpr *Call,
                              Call->getBeginLoc(), Input.Spelling,
                              Module.Spelling, Input.Value.Where.describe()},
                       Input.Value.Origins});
-}
-
-/// The tensor parameter a placement stands for, while the function has not
-/// moved or replaced it: "wherever the caller's tensor is".
-static const ParmVarDecl *untouchedTensorParameter(const Placement &Where,
-                                                   const FunctionDecl *F) {
-  const ParmVarDecl *Parm = parameterPlacing(Where, F);
-  if (!Parm || !Where.Devices.isAny() || !isTensorType(Parm->getType()))
-    return nullptr;
-  return Parm;
 }
 
 static void addRequirement(FunctionSummary &Summary,

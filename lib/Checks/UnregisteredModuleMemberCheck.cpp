@@ -29,6 +29,26 @@ void UnregisteredModuleMemberCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+/// Whether Value is a call that may hand back the tensor written Operand,
+/// given it as written: an in-place method or function (`copy_`,
+/// `torch::nn::init::normal_`), or a function of the user's (a tensor
+/// parameter, by value or by reference, is a handle to the same tensor).
+static bool mayReturnItsOperand(const Expr *Value, llvm::StringRef Operand) {
+  const auto *Call = dyn_cast<CallExpr>(ignoreValuePreserving(Value));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee)
+    return false;
+  const ASTContext &Ctx = Callee->getASTContext();
+  auto IsOperand = [&](const Expr *E) {
+    return E && writtenText(E->getSourceRange(), Ctx) == Operand;
+  };
+  if (Callee->getIdentifier() && Callee->getName().ends_with("_"))
+    return IsOperand(callObject(Call)) ||
+           llvm::any_of(Call->arguments(), IsOperand);
+  return !isInLibTorchNamespace(Callee) &&
+         llvm::any_of(Call->arguments(), IsOperand);
+}
+
 void UnregisteredModuleMemberCheck::reportRebinding(
     const CXXOperatorCallExpr *Assignment, const MemberExpr *Member,
     const SourceManager &Sources) {
@@ -38,6 +58,10 @@ void UnregisteredModuleMemberCheck::reportRebinding(
   const Expr *Value = Assignment->getArg(1);
   std::string Target = writtenText(Member->getSourceRange(),
                                    Field->getASTContext());
+  // `w = load_into(w, v)`, `w = w.copy_(v)`: the value may be the registered
+  // tensor itself, handed back.
+  if (!Target.empty() && mayReturnItsOperand(Value, Target))
+    return;
   if (Target.empty())
     Target = Field->getName().str();
   auto Diag = diag(Assignment->getOperatorLoc(),

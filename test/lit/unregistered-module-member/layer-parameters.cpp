@@ -49,3 +49,16 @@ void keeps(torch::nn::Linear fc, Own &own) {
   w = fc->weight;
   own.scale = torch::ones({1});
 }
+
+// Loading weights through a helper that copies into the parameter and hands
+// it back, or an in-place op's result: the same, registered tensor.
+void load(torch::nn::Linear fc, const torch::Tensor &saved) {
+  auto assign = [](torch::Tensor left, const torch::Tensor &right) {
+    torch::NoGradGuard no_grad;
+    left.copy_(right);
+    return left;
+  };
+  fc->weight = assign(fc->weight, saved);
+  fc->bias = fc->bias.zero_();
+  fc->weight = torch::nn::init::normal_(fc->weight);
+}
