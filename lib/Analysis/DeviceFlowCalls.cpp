@@ -73,14 +73,6 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
     break;
   }
 
-  // torch::load(model, path): the model is where its tensors were saved.
-  if (const Expr *Loaded = loadedModule(Call)) {
-    for (const Expr *Arg : Call->arguments())
-      eval(Arg);
-    store(Loaded, AbstractValue::unknown());
-    return AbstractValue::unknown();
-  }
-
   // `buf[i].copy_(v)`, `buf[i] = v`: buf, if it outlives the iteration,
   // keeps v's graph like `total += loss`.
   if (std::optional<InPlaceWrite> Write = inPlaceWriteOf(Call))

@@ -168,31 +168,30 @@ void DeviceFlowPass::mergeSitesOfOneRootCause() {
     return RootKey{History.back().Loc.getRawEncoding(),
                    static_cast<unsigned>(History.back().K)};
   };
+  std::vector<std::optional<RootKey>> Roots;
+  for (const MixedDeviceSite &Site : Sites)
+    Roots.push_back(RootOf(Site));
   // Each root's finding is where the fix goes: its first site that a
   // missing migration explains, else its first site.
   llvm::DenseMap<RootKey, size_t> Primary;
   for (size_t I = 0; I < Sites.size(); ++I)
-    if (std::optional<RootKey> Root = RootOf(Sites[I])) {
-      auto [It, IsFirst] = Primary.try_emplace(*Root, I);
+    if (Roots[I]) {
+      auto [It, IsFirst] = Primary.try_emplace(*Roots[I], I);
       if (!IsFirst && !Sites[It->second].MissingMigration &&
           Sites[I].MissingMigration)
         It->second = I;
     }
   std::vector<MixedDeviceSite> Merged;
   llvm::DenseMap<size_t, size_t> MergedIndexOf;
-  for (size_t I = 0; I < Sites.size(); ++I) {
-    std::optional<RootKey> Root = RootOf(Sites[I]);
-    if (!Root || Primary.lookup(*Root) == I) {
+  for (size_t I = 0; I < Sites.size(); ++I)
+    if (!Roots[I] || Primary.lookup(*Roots[I]) == I) {
       MergedIndexOf[I] = Merged.size();
-      Merged.push_back(std::move(Sites[I]));
+      Merged.push_back(Sites[I]);
     }
-  }
-  for (size_t I = 0; I < Sites.size(); ++I) {
-    std::optional<RootKey> Root = RootOf(Sites[I]);
-    if (Root && Primary.lookup(*Root) != I)
-      Merged[MergedIndexOf[Primary.lookup(*Root)]].LaterUses.push_back(
+  for (size_t I = 0; I < Sites.size(); ++I)
+    if (Roots[I] && Primary.lookup(*Roots[I]) != I)
+      Merged[MergedIndexOf[Primary.lookup(*Roots[I])]].LaterUses.push_back(
           Sites[I].Call);
-  }
   Sites = std::move(Merged);
 }
 

@@ -399,15 +399,6 @@ bool isModuleRegistrationCall(const CallExpr *Call) {
          Name == "register_buffer";
 }
 
-const Expr *loadedModule(const CallExpr *Call) {
-  const FunctionDecl *Callee = calleeOf(Call);
-  if (!Callee || Call->getNumArgs() == 0 || plainName(Callee) != "load" ||
-      !isInLibTorchNamespace(Callee))
-    return nullptr;
-  const Expr *Target = Call->getArg(0);
-  return isModuleType(Target->getType()) ? Target : nullptr;
-}
-
 bool isRegisteredLayerTensor(const FieldDecl *Field) {
   const auto *Layer = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
   return Layer && isTensorType(Field->getType()) && isModuleClass(Layer) &&

@@ -80,11 +80,6 @@ bool isModuleHolderType(clang::QualType T);
 /// parameters() and serialization.
 bool isModuleRegistrationCall(const clang::CallExpr *Call);
 
-/// The module a `torch::load(module, path)` call fills: its tensors take the
-/// devices they were saved from, whatever the module's were. Null for any
-/// other call.
-const clang::Expr *loadedModule(const clang::CallExpr *Call);
-
 /// A tensor member of one of LibTorch's own modules (`LinearImpl::weight`,
 /// `BatchNorm2dImpl::running_mean`): a parameter or buffer the layer
 /// registered. Assigning a new tensor to it rebinds the member and leaves

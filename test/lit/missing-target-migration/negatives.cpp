@@ -131,11 +131,3 @@ void hostHelpers(const std::vector<Batch> &bs, std::shared_ptr<Net> given) {
   evaluateOnHost(std::make_shared<Net>(), bs);
   evaluateOnHost(given, bs);
 }
-
-// torch::load puts a module's tensors where they were saved from: a model
-// loaded from a checkpoint written on the GPU is not "left on the CPU".
-void loadedFromCheckpoint(torch::Device device) {
-  torch::nn::Linear model(4, 2);
-  torch::load(model, "model.pt");
-  auto out = model(torch::randn({8, 4}, device));
-}
