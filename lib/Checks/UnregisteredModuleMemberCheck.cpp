@@ -42,7 +42,7 @@ static bool mayReturnItsOperand(const Expr *Value, llvm::StringRef Operand) {
   auto IsOperand = [&](const Expr *E) {
     return E && writtenText(E->getSourceRange(), Ctx) == Operand;
   };
-  if (Callee->getIdentifier() && Callee->getName().ends_with("_"))
+  if (isInPlaceCall(Call))
     return IsOperand(callObject(Call)) ||
            llvm::any_of(Call->arguments(), IsOperand);
   return !isInLibTorchNamespace(Callee) &&

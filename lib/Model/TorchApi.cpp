@@ -399,6 +399,12 @@ bool isModuleRegistrationCall(const CallExpr *Call) {
          Name == "register_buffer";
 }
 
+bool isInPlaceCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  return Callee && isInLibTorchNamespace(Callee) &&
+         plainName(Callee).ends_with("_");
+}
+
 bool isRegisteredLayerTensor(const FieldDecl *Field) {
   const auto *Layer = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
   return Layer && isTensorType(Field->getType()) && isModuleClass(Layer) &&

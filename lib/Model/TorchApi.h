@@ -80,6 +80,11 @@ bool isModuleHolderType(clang::QualType T);
 /// parameters() and serialization.
 bool isModuleRegistrationCall(const clang::CallExpr *Call);
 
+/// A LibTorch call that works in place and hands back the tensor it worked
+/// on: the methods and functions whose names end in `_` (`copy_`, `zero_`,
+/// `torch::nn::init::normal_`).
+bool isInPlaceCall(const clang::CallExpr *Call);
+
 /// A tensor member of one of LibTorch's own modules (`LinearImpl::weight`,
 /// `BatchNorm2dImpl::running_mean`): a parameter or buffer the layer
 /// registered. Assigning a new tensor to it rebinds the member and leaves
