@@ -2,18 +2,52 @@
 # Fresh Debian machine -> every test passing, for LLVM 22 and LLVM 19.
 # Installs the dependencies, builds once per LLVM version and runs ctest
 # (GoogleTest unit tests and the lit suites on the real LibTorch headers),
-# then the sanitizer build.
+# then the sanitizer build. Prints the time of each stage at the end, also
+# when a stage fails, so that a slower CI shows where the time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+
+stage_names=()
+stage_seconds=()
+run_started=$SECONDS
+running_stage_started=""
+print_stage_times() {
+  local status=$?
+  if [ -n "$running_stage_started" ]; then  # the stage that failed
+    stage_seconds[${#stage_seconds[@]}-1]=$((SECONDS - running_stage_started))
+    stage_names[${#stage_names[@]}-1]+=" (failed)"
+  fi
+  echo "== stage times (exit status $status)"
+  local i
+  for i in "${!stage_names[@]}"; do
+    printf '%-30s %5d s\n' "${stage_names[$i]}" "${stage_seconds[$i]}"
+  done
+  printf '%-30s %5d s\n' "total" $((SECONDS - run_started))
+}
+trap print_stage_times EXIT
+
+# stage NAME COMMAND...: runs COMMAND and records how long it took.
+stage() {
+  local name=$1
+  shift
+  echo "== $name"
+  running_stage_started=$SECONDS
+  stage_names+=("$name")
+  stage_seconds+=(0)
+  "$@"
+  stage_seconds[${#stage_seconds[@]}-1]=$((SECONDS - running_stage_started))
+  running_stage_started=""
+}
+
+stage "install-deps" scripts/install-deps.sh
 for v in 22 19; do
-  echo "== LLVM $v"
-  scripts/build.sh "$v"
-  ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)"
+  stage "build llvm-$v" scripts/build.sh "$v"
+  stage "ctest llvm-$v" \
+    ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)"
 done
 # Again under AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, the
 # lit suites of the static tool, its front-ends and the runtime checker, and a
 # bounded fuzz run (docs/robustness.md).
-echo "== LLVM 22, ASan + UBSan"
-scripts/build.sh 22 sanitize
-ctest --test-dir build/llvm-22-sanitize --output-on-failure -j "$(nproc)"
+stage "build llvm-22 sanitize" scripts/build.sh 22 sanitize
+stage "ctest llvm-22 sanitize" \
+  ctest --test-dir build/llvm-22-sanitize --output-on-failure -j "$(nproc)"

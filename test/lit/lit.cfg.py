@@ -50,11 +50,16 @@ clangxx = config.clangxx
 if config.sanitizer_runtime:
     clang_tidy = with_sanitizer_runtime(clang_tidy)
     clangxx = with_sanitizer_runtime(clangxx)
+    # 'REQUIRES: !sanitizer': a test that adds no code path to what the
+    # sanitizer build already runs (docs/robustness.md says which and why).
+    config.available_features.add("sanitizer")
 # Longer names first: lit substitutes in order.
 config.substitutions.append(("%clang_tidy_bin", clang_tidy))
 config.substitutions.append(
     ("%clang_tidy", clang_tidy + " --quiet --load=" + config.plugin))
 config.substitutions.append(("%torch_flags", torch_flags))
+# Without the tests' PCH: for what torchtidy itself precompiles.
+config.substitutions.append(("%torch_plain_flags", config.torch_flags))
 config.substitutions.append(("%bug_checks", "-*," + ",".join(bug_checks)))
 # %shim_preload: LD_PRELOAD for a program to run under the shim. The
 # sanitizer build's shim is instrumented and the programs are not: its

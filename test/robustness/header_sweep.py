@@ -19,6 +19,7 @@ torchtidy's failure: it is counted and named, and does not fail the sweep.
 
 usage: header_sweep.py --torchtidy PATH [--include-dir DIR] [--jobs N]
                        [--timeout S] [--limit N] [--shard K/N]
+                       [--also HEADER]...
 """
 from __future__ import annotations
 
@@ -110,12 +111,16 @@ def lint_one(torchtidy, include_dir, scratch, header, timeout):
     return result
 
 
-def select(headers, limit, shard):
+def select(headers, limit, shard, also=()):
     if shard:
         # Round-robin, so each shard gets a mix of cheap and costly headers.
         k, n = shard
         headers = headers[k - 1::n]
-    return headers[:limit] if limit else headers
+    if limit:
+        headers = headers[:limit]
+    # Headers every sample must hold (torch/all.h, which includes nearly all
+    # the others), in sorted place; one that does not exist is an error.
+    return sorted(set(headers) | set(also))
 
 
 def parse_shard(text):
@@ -212,6 +217,10 @@ def main(argv=None):
                         help="only the first N headers (after --shard)")
     parser.add_argument("--shard", type=parse_shard, default=None,
                         help="K/N: every Nth header, starting at the Kth")
+    parser.add_argument("--also", action="append", default=[],
+                        metavar="HEADER",
+                        help="a header (e.g. torch/all.h) linted whatever "
+                             "--shard and --limit select")
     args = parser.parse_args(argv)
 
     include_dir = os.path.abspath(args.include_dir)
@@ -223,7 +232,11 @@ def main(argv=None):
     if not headers:
         print(f"no headers under {root}")
         return 1
-    headers = select(headers, args.limit, args.shard)
+    missing = [h for h in args.also if h not in headers]
+    if missing:
+        print(f"--also: no header {', '.join(missing)} under {include_dir}")
+        return 1
+    headers = select(headers, args.limit, args.shard, args.also)
     print(f"{len(headers)} headers, {args.jobs} job(s), {torchtidy}",
           flush=True)
 

@@ -160,6 +160,16 @@ class HeaderSweepTest(unittest.TestCase):
         self.assertSummary(out, "parse failures \\(not self-contained\\)", "1")
         self.assertSummary(out, "findings in LibTorch headers", "0")
 
+    def test_also_header_is_swept_with_any_shard(self):
+        # Shard 2/2 holds torch/b.h only; --also brings in the crash of a.h.
+        code, out = self.sweep({"torch/a.h": "segv"}, "--shard", "2/2",
+                               "--also", "torch/a.h")
+        self.assertEqual(code, 1, out)
+        self.assertSummary(out, "headers checked", "2")
+        code, out = self.sweep({}, "--shard", "2/2", "--also", "torch/nope.h")
+        self.assertEqual(code, 1, out)
+        self.assertIn("--also: no header torch/nope.h", out)
+
     def test_selection(self):
         headers = [f"h{i}" for i in range(7)]
         self.assertEqual(header_sweep.select(headers, 0, (1, 3)),
@@ -168,6 +178,11 @@ class HeaderSweepTest(unittest.TestCase):
         self.assertEqual(header_sweep.select(headers, 2, None), ["h0", "h1"])
         shards = [header_sweep.select(headers, 0, (k, 3)) for k in (1, 2, 3)]
         self.assertEqual(sorted(sum(shards, [])), headers)
+        # --also adds its headers to any sample, once, in sorted place.
+        self.assertEqual(header_sweep.select(headers, 0, (3, 3), ["h0"]),
+                         ["h0", "h2", "h5"])
+        self.assertEqual(header_sweep.select(headers, 0, (1, 3), ["h0"]),
+                         ["h0", "h3", "h6"])
 
 
 if __name__ == "__main__":
