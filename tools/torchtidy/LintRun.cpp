@@ -2,6 +2,7 @@
 
 #include "LintRun.h"
 #include "ResultCache.h"
+#include "SharedPrefixPch.h"
 
 #include "Frontend/UserCodeScope.h"
 
@@ -161,8 +162,41 @@ private:
 
 } // namespace
 
+tooling::CommandLineArguments
+LintSession::withOptionsArguments(const tooling::CommandLineArguments &Args,
+                                  llvm::StringRef File) {
+  ClangTidyOptions Options = Context->getOptionsForFile(File);
+  tooling::CommandLineArguments Adjusted = Args;
+  if (Options.ExtraArgsBefore) {
+    auto It = Adjusted.begin();
+    if (It != Adjusted.end() && !llvm::StringRef(*It).starts_with("-"))
+      ++It; // after the compiler's name
+    Adjusted.insert(It, Options.ExtraArgsBefore->begin(),
+                    Options.ExtraArgsBefore->end());
+  }
+  if (Options.ExtraArgs)
+    Adjusted.insert(Adjusted.end(), Options.ExtraArgs->begin(),
+                    Options.ExtraArgs->end());
+  return Adjusted;
+}
+
+std::optional<tooling::CompileCommand>
+LintSession::adjustedCommand(const tooling::CompilationDatabase &Database,
+                             llvm::StringRef File) {
+  std::vector<tooling::CompileCommand> Commands =
+      Database.getCompileCommands(File);
+  if (Commands.size() != 1)
+    return std::nullopt;
+  tooling::CompileCommand Command = std::move(Commands.front());
+  Command.CommandLine = tooling::getStripPluginsAdjuster()(
+      withOptionsArguments(Command.CommandLine, Command.Filename),
+      Command.Filename);
+  return Command;
+}
+
 FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
-                                 llvm::StringRef File) {
+                                 llvm::StringRef File,
+                                 llvm::StringRef PchPath) {
   // What clang-tidy's runClangTidy does, with LintAction in place of its
   // action: .clang-tidy ExtraArgs, no plugins, findings collected by
   // clang-tidy's diagnostic consumer (NOLINT, fix-its, conflicts).
@@ -170,21 +204,13 @@ FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
   Tool.setPrintErrorMessage(false);
   Tool.appendArgumentsAdjuster([this](const tooling::CommandLineArguments &Args,
                                       llvm::StringRef Filename) {
-    ClangTidyOptions Options = Context->getOptionsForFile(Filename);
-    tooling::CommandLineArguments Adjusted = Args;
-    if (Options.ExtraArgsBefore) {
-      auto It = Adjusted.begin();
-      if (It != Adjusted.end() && !llvm::StringRef(*It).starts_with("-"))
-        ++It; // after the compiler's name
-      Adjusted.insert(It, Options.ExtraArgsBefore->begin(),
-                      Options.ExtraArgsBefore->end());
-    }
-    if (Options.ExtraArgs)
-      Adjusted.insert(Adjusted.end(), Options.ExtraArgs->begin(),
-                      Options.ExtraArgs->end());
-    return Adjusted;
+    return withOptionsArguments(Args, Filename);
   });
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  if (!PchPath.empty())
+    Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+        {"-include-pch", PchPath.str()},
+        tooling::ArgumentInsertPosition::BEGIN));
 
   ClangTidyDiagnosticConsumer Collector(*Context, nullptr,
                                         /*RemoveIncompatibleErrors=*/true);
@@ -216,36 +242,84 @@ std::vector<Finding> lintInParallel(
     const std::vector<std::string> &Files,
     llvm::function_ref<void(size_t, size_t, llvm::StringRef)> Progress) {
   std::vector<std::vector<Finding>> PerFile(Files.size());
-  std::atomic<size_t> Next{0};
   size_t Done = 0;
   std::mutex ProgressLock;
+  auto Report = [&](size_t I) {
+    std::lock_guard<std::mutex> Lock(ProgressLock);
+    Progress(++Done, Files.size(), Files[I]);
+  };
+
+  // Cached results first (stat calls, mostly), so that only the units to
+  // lint decide which prefixes are worth precompiling.
+  LintSession Planner(Request);
+  std::vector<size_t> ToLint;
+  std::vector<std::string> CacheKeys(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Request.Cache) {
+      CacheKeys[I] = Request.Cache->keyFor(
+          Database.getCompileCommands(Files[I]), Planner.optionsText(Files[I]));
+      if (std::optional<std::vector<Finding>> Cached =
+              Request.Cache->lookup(CacheKeys[I])) {
+        PerFile[I] = std::move(*Cached);
+        Report(I);
+        continue;
+      }
+    }
+    ToLint.push_back(I);
+  }
+  std::vector<size_t> PrefixGroups;
+  if (Request.Sharing) {
+    for (size_t I : ToLint)
+      if (std::optional<tooling::CompileCommand> Command =
+              Planner.adjustedCommand(Database, Files[I]))
+        Request.Sharing->add(Files[I], *Command);
+    PrefixGroups = Request.Sharing->plan(Request.Jobs);
+  }
+
+  // Tasks: the prefixes to prepare, then the units. A unit whose prefix is
+  // not ready yet is parsed whole rather than wait for it.
+  std::atomic<size_t> Next{0};
+  size_t Tasks = PrefixGroups.size() + ToLint.size();
   auto Worker = [&] {
     LintSession Session(Request); // clang-tidy contexts are not shareable.
-    for (size_t I = Next++; I < Files.size(); I = Next++) {
-      std::string Key;
-      std::optional<std::vector<Finding>> Cached;
-      if (Request.Cache) {
-        Key = Request.Cache->keyFor(Database.getCompileCommands(Files[I]),
-                                    Session.optionsText(Files[I]));
-        Cached = Request.Cache->lookup(Key);
+    for (size_t T = Next++; T < Tasks; T = Next++) {
+      if (T < PrefixGroups.size()) {
+        Request.Sharing->prepare(PrefixGroups[T]);
+        continue;
       }
-      if (Cached) {
-        PerFile[I] = std::move(*Cached);
+      size_t I = ToLint[T - PrefixGroups.size()];
+      auto LintStart = std::chrono::system_clock::now();
+      const SharedPrefixPch::Prefix *Prefix =
+          Request.Sharing ? Request.Sharing->readyPrefixFor(Files[I]) : nullptr;
+      FileResult Result;
+      if (Prefix) {
+        Result = Session.lintFile(Database, Files[I], Prefix->PchPath);
+        // Never a different result for sharing: a unit that does not parse
+        // against the prefix (a header that is not include-guarded, a stale
+        // PCH) is parsed again on its own, with its own errors.
+        if (llvm::any_of(Result.Findings, isCompilerError)) {
+          Prefix = nullptr;
+          Result = Session.lintFile(Database, Files[I]);
+        } else {
+          Request.Sharing->countUnitParsedAgainstPch();
+          llvm::append_range(Result.Inputs, Prefix->Inputs);
+          llvm::sort(Result.Inputs);
+          Result.Inputs.erase(
+              std::unique(Result.Inputs.begin(), Result.Inputs.end()),
+              Result.Inputs.end());
+        }
       } else {
-        auto LintStart = std::chrono::system_clock::now();
-        FileResult Result = Session.lintFile(Database, Files[I]);
-        // A TU that does not parse may parse next time (a generated header
-        // appears): never cached.
-        if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
-          Request.Cache->store(Key, Result, LintStart);
-        PerFile[I] = std::move(Result.Findings);
+        Result = Session.lintFile(Database, Files[I]);
       }
-      std::lock_guard<std::mutex> Lock(ProgressLock);
-      Progress(++Done, Files.size(), Files[I]);
+      // A TU that does not parse may parse next time (a generated header
+      // appears): never cached.
+      if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
+        Request.Cache->store(CacheKeys[I], Result, LintStart);
+      PerFile[I] = std::move(Result.Findings);
+      Report(I);
     }
   };
-  size_t Threads =
-      std::max<size_t>(1, std::min<size_t>(Request.Jobs, Files.size()));
+  size_t Threads = std::max<size_t>(1, std::min<size_t>(Request.Jobs, Tasks));
   std::vector<std::thread> Pool;
   for (size_t T = 1; T < Threads; ++T)
     Pool.emplace_back(Worker);

@@ -13,6 +13,7 @@
 #include "Frontend/CheckSelection.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -24,6 +25,7 @@
 namespace torchtidy {
 
 class ResultCache;
+class SharedPrefixPch;
 
 /// One finding or compiler error, as clang-tidy reports it.
 using Finding = clang::tidy::ClangTidyError;
@@ -34,6 +36,9 @@ struct LintRequest {
   std::string Checks;
   unsigned Jobs = 1;
   ResultCache *Cache = nullptr; // null: no cache
+  /// Units that start alike parse against one PCH of that start (null: each
+  /// parses everything itself).
+  SharedPrefixPch *Sharing = nullptr;
 };
 
 /// The result of one file: its findings and every file its translation unit
@@ -50,9 +55,16 @@ public:
   ~LintSession();
 
   /// Lints one file (every compile command the database has for it); a file
-  /// clang cannot parse yields compiler errors.
+  /// clang cannot parse yields compiler errors. With PchPath, the file is
+  /// parsed against that precompiled header of its leading includes.
   FileResult lintFile(const clang::tooling::CompilationDatabase &Database,
-                      llvm::StringRef File);
+                      llvm::StringRef File, llvm::StringRef PchPath = "");
+
+  /// The file's compile command as lintFile runs it (after .clang-tidy's
+  /// ExtraArgs, without plugins); none unless the database has exactly one.
+  std::optional<clang::tooling::CompileCommand>
+  adjustedCommand(const clang::tooling::CompilationDatabase &Database,
+                  llvm::StringRef File);
 
   /// The clang-tidy options in force for a file, as YAML (for cache keys).
   std::string optionsText(llvm::StringRef File);
@@ -65,6 +77,11 @@ public:
   std::vector<std::string> enabledChecks(llvm::StringRef File);
 
 private:
+  /// .clang-tidy's ExtraArgsBefore and ExtraArgs for the file.
+  clang::tooling::CommandLineArguments
+  withOptionsArguments(const clang::tooling::CommandLineArguments &Args,
+                       llvm::StringRef File);
+
   std::unique_ptr<clang::tidy::ClangTidyContext> Context;
   /// One set of diagnostic IDs for every file of the session: the context
   /// maps each check's custom diagnostic ID to the check's name once, so a

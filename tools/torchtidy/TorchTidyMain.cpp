@@ -16,6 +16,7 @@
 #include "LintRun.h"
 #include "ResultCache.h"
 #include "RuntimeCommands.h"
+#include "SharedPrefixPch.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -82,9 +83,16 @@ cl::opt<std::string> CacheDir(
     cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("lint every file, read no cache"),
                       cl::cat(Category));
-cl::opt<bool> CacheStats("cache-stats",
-                         cl::desc("print cache hits and misses on stderr"),
-                         cl::cat(Category));
+cl::opt<bool> CacheStats(
+    "cache-stats",
+    cl::desc(
+        "print cache hits and misses, and what the files shared, on stderr"),
+    cl::cat(Category));
+cl::opt<bool> NoSharedPch(
+    "no-shared-pch",
+    cl::desc("parse every file whole, even where several start with the same "
+             "system includes under the same flags"),
+    cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks",
                          cl::desc("list every check: name, level, summary"),
                          cl::cat(Category));
@@ -377,15 +385,34 @@ int main(int Argc, const char **Argv) {
   if (Jobs == 0)
     return fail("-j needs at least 1 job");
   std::optional<torchtidy::ResultCache> Cache;
+  llvm::SmallString<256> CacheDirectory;
   if (!NoCache && (!CacheDir.empty() || BuildDir)) {
-    llvm::SmallString<256> Dir(CacheDir);
-    if (Dir.empty()) {
-      Dir = *BuildDir;
-      llvm::sys::path::append(Dir, ".torchtidy-cache");
+    CacheDirectory = CacheDir;
+    if (CacheDirectory.empty()) {
+      CacheDirectory = *BuildDir;
+      llvm::sys::path::append(CacheDirectory, ".torchtidy-cache");
     }
-    llvm::sys::fs::make_absolute(Dir);
-    Cache.emplace(std::string(Dir), toolIdentity(Argv[0]));
+    llvm::sys::fs::make_absolute(CacheDirectory);
+    Cache.emplace(std::string(CacheDirectory), toolIdentity(Argv[0]));
     Request.Cache = &*Cache;
+  }
+  // Files that start with the same system includes under the same flags
+  // parse against one PCH of that start: kept with the cache, or for this
+  // run only without one.
+  std::optional<torchtidy::SharedPrefixPch> Sharing;
+  llvm::SmallString<256> ScratchPchDirectory;
+  if (!NoSharedPch && Inputs.size() >= 2) {
+    llvm::SmallString<256> PchDirectory = CacheDirectory;
+    if (Cache) {
+      llvm::sys::path::append(PchDirectory, "pch");
+    } else if (!llvm::sys::fs::createUniqueDirectory("torchtidy-pch",
+                                                     ScratchPchDirectory)) {
+      PchDirectory = ScratchPchDirectory;
+    }
+    if (!PchDirectory.empty()) {
+      Sharing.emplace(std::string(PchDirectory), toolIdentity(Argv[0]));
+      Request.Sharing = &*Sharing;
+    }
   }
   // On a terminal one line that updates in place; in a log, a line a file.
   bool Terminal = llvm::errs().is_displayed();
@@ -409,6 +436,14 @@ int main(int Argc, const char **Argv) {
       llvm::errs() << "torchtidy: cache: " << Cache->hits() << " hit(s), "
                    << Cache->misses() << " miss(es)\n";
   }
+  if (Sharing && CacheStats)
+    llvm::errs() << "torchtidy: shared prefix: "
+                 << Sharing->unitsParsedAgainstPch()
+                 << " file(s) parsed against a PCH; " << Sharing->built()
+                 << " PCH(s) built, " << Sharing->reused() << " reused; "
+                 << Sharing->notShareable() << " file(s) not shareable\n";
+  if (!ScratchPchDirectory.empty())
+    llvm::sys::fs::remove_directories(ScratchPchDirectory);
 
   switch (*OutputFormat) {
   case Format::Text:

@@ -1,0 +1,2 @@
+#include <api.h>
+int broken() { return api::no_such_function(); }

@@ -1,0 +1,3 @@
+#define API_EXTRA 1
+#include <api.h>
+int macroFirst() { return api::answer(); }

@@ -1,0 +1,2 @@
+#include "sys/api.h"
+int quotedFirst() { return api::answer(); }

@@ -1,0 +1,3 @@
+/* A block comment. */
+#include <api.h> // a trailing comment
+int second() { return api::answer() + 1; }

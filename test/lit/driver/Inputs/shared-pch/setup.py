@@ -1,0 +1,45 @@
+"""setup.py <inputs> <dir> <torch flags...>: two projects in <dir>.
+
+small/: files that start with <api.h> from a system directory, and the
+shapes that must not share (a macro first, a quoted include first, a user
+header reached with <...>, other flags). torch/: two copies of the bundled
+example, parsed against LibTorch's headers without the tests' PCH.
+"""
+import json
+import os
+import shutil
+import sys
+
+inputs, root, torch_flags = sys.argv[1], sys.argv[2], sys.argv[3:]
+shutil.rmtree(root, ignore_errors=True)
+small = os.path.join(root, "small")
+shutil.copytree(inputs, small, ignore=shutil.ignore_patterns("setup.py"))
+flags = ["-std=c++17", "-isystem", os.path.join(small, "sys"),
+         "-I", os.path.join(small, "user")]
+commands = []
+for name, extra in [("first", []), ("second", []), ("broken", []),
+                    ("macro-first", []), ("quoted-first", []),
+                    ("user-one", []), ("user-two", []),
+                    ("other-flags", ["-DOTHER=1"])]:
+    source = os.path.join(small, name + ".cpp")
+    if name == "other-flags":
+        shutil.copy(os.path.join(small, "first.cpp"), source)
+    commands.append({"directory": small, "file": source,
+                     "arguments": ["/usr/bin/c++", *flags, *extra, "-o",
+                                   name + ".o", "-c", source]})
+with open(os.path.join(small, "compile_commands.json"), "w") as out:
+    json.dump(commands, out, indent=1)
+
+torch = os.path.join(root, "torch")
+os.makedirs(torch)
+example = os.path.join(inputs, "..", "..", "..", "..", "..", "examples",
+                       "train_mnist.cpp")
+commands = []
+for name in ("train_a", "train_b"):
+    source = os.path.join(torch, name + ".cpp")
+    shutil.copy(example, source)
+    commands.append({"directory": torch, "file": source,
+                     "arguments": ["/usr/bin/c++", *torch_flags, "-c",
+                                   source]})
+with open(os.path.join(torch, "compile_commands.json"), "w") as out:
+    json.dump(commands, out, indent=1)

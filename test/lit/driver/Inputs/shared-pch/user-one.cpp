@@ -1,0 +1,2 @@
+#include <local.h>
+int userOne() { return local(); }

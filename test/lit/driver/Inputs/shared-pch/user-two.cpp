@@ -1,0 +1,2 @@
+#include <local.h>
+int userTwo() { return local() + 1; }
