@@ -411,6 +411,13 @@ bool isRegisteredLayerTensor(const FieldDecl *Field) {
          isInLibTorchNamespace(Layer);
 }
 
+bool isLibTorchHeaderName(llvm::StringRef IncludeName) {
+  return llvm::any_of(
+      std::initializer_list<llvm::StringRef>{"torch/", "ATen/", "c10/",
+                                             "caffe2/"},
+      [&](llvm::StringRef Root) { return IncludeName.starts_with(Root); });
+}
+
 bool isModuleContainerType(QualType T) {
   const CXXRecordDecl *Module = moduleClassOf(T);
   if (!Module || !isInLibTorchNamespace(Module))

@@ -91,6 +91,10 @@ bool isInPlaceCall(const clang::CallExpr *Call);
 /// the registered tensor in parameters(), buffers() and to(device).
 bool isRegisteredLayerTensor(const clang::FieldDecl *Field);
 
+/// An `#include <...>` name of one of LibTorch's headers: `torch/...`,
+/// `ATen/...`, `c10/...`, `caffe2/...` (what parsing a LibTorch file costs).
+bool isLibTorchHeaderName(llvm::StringRef IncludeName);
+
 /// torch::nn::Sequential, ModuleList or ModuleDict (holder, Impl or
 /// shared_ptr): a module whose children are registered when added, so a
 /// layer added to a registered container is registered too.

@@ -15,6 +15,8 @@
 
 #include "SharedPrefixPch.h"
 
+#include "Model/TorchApi.h"
+
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -40,8 +42,10 @@ using namespace clang;
 
 namespace torchtidy {
 
-std::string leadingSystemIncludes(llvm::StringRef Source) {
+std::string sharedPrefixOf(llvm::StringRef Source) {
   Source.consume_front("\xef\xbb\xbf"); // a UTF-8 byte order mark
+  // Every leading #include <...> so far, and those up to LibTorch's last.
+  std::string Leading;
   std::string Prefix;
   while (true) {
     Source = Source.ltrim();
@@ -75,9 +79,11 @@ std::string leadingSystemIncludes(llvm::StringRef Source) {
     llvm::StringRef Rest = Directive.drop_front(Close + 1).trim();
     if (!Rest.empty() && !Rest.starts_with("//"))
       return Prefix;
-    Prefix += "#include ";
-    Prefix += Directive.take_front(Close + 1);
-    Prefix += "\n";
+    Leading += "#include ";
+    Leading += Directive.take_front(Close + 1);
+    Leading += "\n";
+    if (isLibTorchHeaderName(Directive.slice(1, Close)))
+      Prefix = Leading;
     Source = Source.drop_front(Line.size());
   }
 }
@@ -264,8 +270,7 @@ void SharedPrefixPch::add(llvm::StringRef File,
                           const tooling::CompileCommand &Command) {
   std::optional<std::vector<std::string>> Flags = shareableFlags(Command);
   auto Source = llvm::MemoryBuffer::getFile(File);
-  std::string PrefixText =
-      Source ? leadingSystemIncludes((*Source)->getBuffer()) : "";
+  std::string PrefixText = Source ? sharedPrefixOf((*Source)->getBuffer()) : "";
   if (!Flags || PrefixText.empty()) {
     ++NotShareable;
     return;

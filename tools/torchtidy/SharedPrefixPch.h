@@ -8,8 +8,8 @@
 //
 // Sharing never changes a finding:
 // - the prefix is the run of `#include <...>` lines before any other token,
-//   and a prefix that reaches a header outside the system include paths is
-//   not shared (no check reports in system headers; a user header inside a
+//   up to LibTorch's last, and a prefix that reaches a header outside the
+//   system include paths is not shared (no check reports in system headers; a user header inside a
 //   PCH would be skipped by the checks);
 // - a unit whose command line already force-includes something (-include,
 //   -include-pch, -imacros) or has several commands is parsed as before;
@@ -33,10 +33,14 @@
 
 namespace torchtidy {
 
-/// The leading `#include <...>` directives of a source file, one per line,
-/// before any other token (comments and blank lines aside); empty when the
-/// file starts otherwise (a macro definition, a quoted include, code).
-std::string leadingSystemIncludes(llvm::StringRef Source);
+/// The part of a source file's start that units share: its leading
+/// `#include <...>` directives (before any other token, comments and blank
+/// lines aside) up to and including the last of LibTorch's headers, one per
+/// line. Empty when the file does not start with them. Ending at LibTorch
+/// keeps the prefix a fact of the file alone (the same every run, so a kept
+/// PCH is found again), and shared by files that go on to include
+/// different standard headers.
+std::string sharedPrefixOf(llvm::StringRef Source);
 
 /// The compile command of a unit as the lint will run it, reduced to what
 /// decides whether two units may share a prefix: no input file, no output or

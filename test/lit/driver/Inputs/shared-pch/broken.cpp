@@ -1,2 +1,2 @@
-#include <api.h>
+#include <torch/api.h>
 int broken() { return api::no_such_function(); }

@@ -1,4 +1,4 @@
 // Comments and blank lines before the includes are part of no prefix.
 
-#include <api.h>
+#include <torch/api.h>
 int first() { return api::answer(); }

@@ -1,3 +1,3 @@
 #define API_EXTRA 1
-#include <api.h>
+#include <torch/api.h>
 int macroFirst() { return api::answer(); }

@@ -1,2 +1,2 @@
-#include "sys/api.h"
+#include "sys/torch/api.h"
 int quotedFirst() { return api::answer(); }

@@ -1,3 +1,6 @@
 /* A block comment. */
-#include <api.h> // a trailing comment
-int second() { return api::answer() + 1; }
+#include <torch/api.h> // a trailing comment
+// What follows LibTorch's last header is not part of the shared prefix: this
+// file shares first.cpp's.
+#include <stddef.h>
+int second() { return api::answer() + int(sizeof(size_t)); }

@@ -1,8 +1,8 @@
 """setup.py <inputs> <dir> <torch flags...>: two projects in <dir>.
 
-small/: files that start with <api.h> from a system directory, and the
-shapes that must not share (a macro first, a quoted include first, a user
-header reached with <...>, other flags). torch/: two copies of the bundled
+small/: files that start with <torch/api.h> from a system directory, and the
+shapes that must not share (a macro first, a quoted include first, no
+LibTorch header, a user header reached with <torch/...>, other flags). torch/: two copies of the bundled
 example, parsed against LibTorch's headers without the tests' PCH.
 """
 import json
@@ -19,6 +19,7 @@ flags = ["-std=c++17", "-isystem", os.path.join(small, "sys"),
 commands = []
 for name, extra in [("first", []), ("second", []), ("broken", []),
                     ("macro-first", []), ("quoted-first", []),
+                    ("no-libtorch", []),
                     ("user-one", []), ("user-two", []),
                     ("other-flags", ["-DOTHER=1"])]:
     source = os.path.join(small, name + ".cpp")

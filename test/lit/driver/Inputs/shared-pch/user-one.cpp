@@ -1,2 +1,2 @@
-#include <local.h>
+#include <torch/local.h>
 int userOne() { return local(); }

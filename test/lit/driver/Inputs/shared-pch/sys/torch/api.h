@@ -1,6 +1,6 @@
 #ifndef API_H
 #define API_H
-// Stands for a library's system header: shared by every file of the project.
+// Stands for LibTorch's headers: in a system directory, shared by every file.
 namespace api {
 inline int answer() { return 42; }
 } // namespace api

@@ -1,0 +1,3 @@
+#include <stddef.h>
+// No LibTorch header first: nothing worth sharing.
+int noLibTorch() { return int(sizeof(size_t)); }

@@ -1,5 +1,0 @@
-#ifndef LOCAL_H
-#define LOCAL_H
-// The project's own header, reached with <...> through -I: never precompiled.
-inline int local() { return 1; }
-#endif
