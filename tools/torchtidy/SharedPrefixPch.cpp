@@ -262,7 +262,8 @@ struct SharedPrefixPch::Group {
 
 SharedPrefixPch::SharedPrefixPch(std::string Directory,
                                  std::string ToolIdentity)
-    : Directory(std::move(Directory)), ToolIdentity(std::move(ToolIdentity)) {}
+    : Directory(std::move(Directory)), ToolIdentity(std::move(ToolIdentity)),
+      RunStart(std::chrono::system_clock::now()) {}
 
 SharedPrefixPch::~SharedPrefixPch() = default;
 
@@ -310,11 +311,26 @@ std::vector<size_t> SharedPrefixPch::plan(unsigned Jobs) {
   return ToPrepare;
 }
 
+/// Sets a file's modification time to now.
+static void touch(const std::string &Path) {
+  int FD;
+  if (llvm::sys::fs::openFileForWrite(Path, FD, llvm::sys::fs::CD_OpenExisting,
+                                      llvm::sys::fs::OF_Append))
+    return;
+  llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, std::chrono::time_point_cast<std::chrono::nanoseconds>(
+              std::chrono::system_clock::now()));
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+}
+
 void SharedPrefixPch::prepare(size_t Index) {
   Group &G = *Groups[Index];
   std::optional<Outcome> Last = lastOutcome(G);
   if (Last == Outcome::Pch) {
     G.Current.PchPath = pathOf(G, ".pch");
+    // The listing's time says when the PCH was last used (for pruning); the
+    // PCH's own stays, since cached results hold it as an input.
+    touch(pathOf(G, ".inputs"));
     G.Ready.store(true, std::memory_order_release);
     ++Reused;
     return;
@@ -324,6 +340,34 @@ void SharedPrefixPch::prepare(size_t Index) {
   if (build(G)) {
     G.Ready.store(true, std::memory_order_release);
     ++Built;
+    pruneLeastRecentlyUsed();
+  }
+}
+
+void SharedPrefixPch::pruneLeastRecentlyUsed() {
+  // A PCH of LibTorch is 100-700 MB, and every new torchtidy binary or
+  // change of flags makes new ones: keep the most recently used few.
+  constexpr size_t Kept = 4;
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Listings;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Directory, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Path = It->path();
+    llvm::sys::fs::file_status Status;
+    if (Path.ends_with(".inputs") && !llvm::sys::fs::status(Path, Status))
+      Listings.emplace_back(Status.getLastModificationTime(), Path.str());
+  }
+  if (Listings.size() <= Kept)
+    return;
+  llvm::sort(Listings,
+             [](const auto &A, const auto &B) { return A.first > B.first; });
+  for (const auto &[Time, Listing] : llvm::drop_begin(Listings, Kept)) {
+    if (Time >= RunStart) // built or used by this run: may be in use
+      continue;
+    llvm::StringRef Stem =
+        llvm::StringRef(Listing).drop_back(llvm::StringRef(".inputs").size());
+    for (llvm::StringRef Extension : {".pch", ".hpp", ".inputs"})
+      llvm::sys::fs::remove(Stem.str() + Extension.str());
   }
 }
 

@@ -9,8 +9,8 @@
 // Sharing never changes a finding:
 // - the prefix is the run of `#include <...>` lines before any other token,
 //   up to LibTorch's last, and a prefix that reaches a header outside the
-//   system include paths is not shared (no check reports in system headers; a user header inside a
-//   PCH would be skipped by the checks);
+//   system include paths is not shared (no check reports in system headers; a
+//   user header inside a PCH would be skipped by the checks);
 // - a unit whose command line already force-includes something (-include,
 //   -include-pch, -imacros) or has several commands is parsed as before;
 // - a unit that does not parse against the PCH is parsed again without it.
@@ -23,6 +23,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Chrono.h"
 
 #include <atomic>
 #include <map>
@@ -95,9 +96,12 @@ private:
   /// The recorded outcome, while no file the build read has changed.
   std::optional<Outcome> lastOutcome(Group &G) const;
   bool build(Group &G);
+  /// Removes all but the few most recently used PCHs of the directory.
+  void pruneLeastRecentlyUsed();
 
   std::string Directory;
   std::string ToolIdentity;
+  llvm::sys::TimePoint<> RunStart;
   std::vector<std::unique_ptr<Group>> Groups;
   std::map<std::string, size_t> GroupOfKey;
   std::map<std::string, size_t, std::less<>> GroupOfFile;

@@ -2,7 +2,8 @@
 
 small/: files that start with <torch/api.h> from a system directory, and the
 shapes that must not share (a macro first, a quoted include first, no
-LibTorch header, a user header reached with <torch/...>, other flags). torch/: two copies of the bundled
+LibTorch header, a user header reached with <torch/...>, other flags).
+many/: more prefixes than the cache keeps. torch/: two copies of the bundled
 example, parsed against LibTorch's headers without the tests' PCH.
 """
 import json
@@ -30,6 +31,23 @@ for name, extra in [("first", []), ("second", []), ("broken", []),
                                    name + ".o", "-c", source]})
 with open(os.path.join(small, "compile_commands.json"), "w") as out:
     json.dump(commands, out, indent=1)
+
+# many/: six groups of two files (flags of their own), five in one database
+# and the sixth in another, sharing one cache directory.
+many = os.path.join(root, "many")
+for run, groups in (("five", range(1, 6)), ("sixth", [6])):
+    project = os.path.join(many, run)
+    os.makedirs(project)
+    commands = []
+    for group in groups:
+        for member in ("a", "b"):
+            source = os.path.join(project, f"g{group}{member}.cpp")
+            shutil.copy(os.path.join(small, "first.cpp"), source)
+            commands.append({"directory": project, "file": source,
+                             "arguments": ["/usr/bin/c++", *flags,
+                                           f"-DGROUP={group}", "-c", source]})
+    with open(os.path.join(project, "compile_commands.json"), "w") as out:
+        json.dump(commands, out, indent=1)
 
 torch = os.path.join(root, "torch")
 os.makedirs(torch)
