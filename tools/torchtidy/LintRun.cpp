@@ -146,8 +146,7 @@ public:
                      FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                      DiagnosticConsumer *Diagnostics) override {
-    // As clang-tidy does: code guarded by __clang_analyzer__ is linted.
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    setUpPreprocessorAsTheLintDoes(*Invocation);
     // Findings are printed by torchtidy, not the compiler: no "N warnings
     // generated" line.
     Invocation->getDiagnosticOpts().ShowCarets = false;
@@ -192,6 +191,11 @@ LintSession::adjustedCommand(const tooling::CompilationDatabase &Database,
       withOptionsArguments(Command.CommandLine, Command.Filename),
       Command.Filename);
   return Command;
+}
+
+void setUpPreprocessorAsTheLintDoes(CompilerInvocation &Invocation) {
+  // As clang-tidy does: code guarded by __clang_analyzer__ is linted.
+  Invocation.getPreprocessorOpts().SetUpStaticAnalyzer = true;
 }
 
 FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,

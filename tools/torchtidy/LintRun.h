@@ -22,6 +22,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class CompilerInvocation;
+} // namespace clang
+
 namespace torchtidy {
 
 class ResultCache;
@@ -47,6 +51,11 @@ struct FileResult {
   std::vector<Finding> Findings;
   std::vector<std::string> Inputs;
 };
+
+/// What the lint changes in every parse's invocation that decides what the
+/// preprocessor defines; a precompiled header the lint loads must be built
+/// with the same, or clang refuses it.
+void setUpPreprocessorAsTheLintDoes(clang::CompilerInvocation &Invocation);
 
 /// A clang-tidy context and what runs on it. Not shareable across threads.
 class LintSession {

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SharedPrefixPch.h"
+#include "LintRun.h"
 
 #include "Model/TorchApi.h"
 
@@ -22,7 +23,6 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
@@ -207,9 +207,7 @@ public:
                      FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                      DiagnosticConsumer *Diagnostics) override {
-    // As the lint parses: the PCH must carry the same predefined macros, or
-    // clang refuses it.
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    setUpPreprocessorAsTheLintDoes(*Invocation);
     Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
     Invocation->getFrontendOpts().OutputFile = OutputFile;
     for (FrontendInputFile &Input : Invocation->getFrontendOpts().Inputs)
