@@ -144,11 +144,11 @@ def score_corpus(programs, findings, levels, table, problems):
 
 
 def mutate(mutate_tool, flags, programs, out_dir, jobs, per_operator,
-           problems, dropped):
+           problems):
     """Writes the mutants of every program; returns their paths."""
     def run(program):
         done = subprocess.run(
-            [mutate_tool, "--out", out_dir,
+            [mutate_tool, "--no-compile-check", "--out", out_dir,
              f"--max-per-operator={per_operator}", program, "--", *flags],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         return program, done
@@ -156,11 +156,10 @@ def mutate(mutate_tool, flags, programs, out_dir, jobs, per_operator,
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         for program, done in pool.map(run, programs):
             for line in done.stderr.splitlines():
-                # A candidate that does not compile is dropped by the tool
-                # (listed, not a failure); a program that does not parse is.
-                if "dropped" in line:
-                    dropped.append(line)
-                elif "does not compile" in line:
+                # A program that does not parse is a failure. The mutants
+                # are not compiled here: the lint parses each one anyway
+                # and score_mutants drops those that do not compile.
+                if "does not compile" in line:
                     problems.append(line)
             if done.returncode not in (0, 1):
                 fail(f"torchtidy-mutate failed on {program}: {done.stderr}")
@@ -169,9 +168,11 @@ def mutate(mutate_tool, flags, programs, out_dir, jobs, per_operator,
 
 
 def score_mutants(mutants, findings, corpus_findings, levels, table,
-                  problems):
+                  dropped):
     """Mutant TP/FN per expected check; returns the misses and the
-    bug-level findings each mutation added, for the replay."""
+    bug-level findings each mutation added, for the replay. A candidate
+    mutation that does not compile (an edit the program's types reject) is
+    no mutant: it goes to `dropped`, listed, not scored."""
     misses, added_bugs = [], {}
     for mutant in mutants:
         with open(mutant, encoding="utf-8") as source:
@@ -184,8 +185,8 @@ def score_mutants(mutants, findings, corpus_findings, levels, table,
             f["check"] for f in corpus_findings[stem] if f["check"] in levels)
         errors = compile_errors(findings[mutant])
         if errors:
-            problems.append(f"{rel(mutant)} does not compile: "
-                            f"{errors[0]['message']}")
+            dropped.append(f"{rel(mutant)} does not compile: "
+                           f"{errors[0]['message']}")
             continue
         after = collections.Counter(
             f["check"] for f in findings[mutant] if f["check"] in levels)
@@ -308,12 +309,14 @@ def main():
     if not args.no_mutants:
         mutants = mutate(mutate_tool, flags, correct,
                          os.path.join(work, "mutants"), args.j,
-                         args.max_per_operator, problems, dropped)
+                         args.max_per_operator, problems)
         mutant_findings = lint(torchtidy, flags, mutants, args.j)
         by_stem = {os.path.basename(p)[:-4]: corpus_findings[p]
                    for p in correct}
         mutant_misses, added_bugs = score_mutants(
-            mutants, mutant_findings, by_stem, levels, table, problems)
+            mutants, mutant_findings, by_stem, levels, table, dropped)
+        mutants = [m for m in mutants
+                   if not compile_errors(mutant_findings[m])]
 
     print(f"corpus: {len(programs)} programs ({len(correct)} correct at the "
           f"bug level); mutants: {len(mutants)}")

@@ -8,9 +8,12 @@
 //
 // Every mutant is compiled (-fsyntax-only, the same flags); one that does
 // not compile is removed and reported, so what remains always compiles.
+// --no-compile-check leaves that to a caller that parses every mutant anyway
+// (bench/accuracy.py lints them and drops those its lint says do not
+// compile), so each mutant is parsed once, not twice.
 //
 // Usage: torchtidy-mutate --out <dir> [--operators a,b] [--max-per-operator N]
-//                         file... -- <flags>
+//                         [--no-compile-check] file... -- <flags>
 // Exit: 0 mutants written, 1 an input did not parse or no mutant compiled
 // for it, 2 bad usage.
 //
@@ -54,6 +57,10 @@ llvm::cl::opt<unsigned> MaxPerOperator(
     "max-per-operator", llvm::cl::init(0),
     llvm::cl::desc("At most this many sites per bug class and file, the "
                    "first in source order (0: all)"));
+llvm::cl::opt<bool> NoCompileCheck(
+    "no-compile-check",
+    llvm::cl::desc("Write every mutant without compiling it (the caller "
+                   "parses each one and drops those that do not compile)"));
 llvm::cl::opt<bool> ListOperators("list-operators",
                                   llvm::cl::desc("Print the bug classes"));
 
@@ -217,7 +224,8 @@ int main(int Argc, const char **Argv) {
         return 2;
       }
       std::string CompileError;
-      if (!compiles(*Database, std::string(Path), CompileError)) {
+      if (!NoCompileCheck &&
+          !compiles(*Database, std::string(Path), CompileError)) {
         llvm::errs() << "torchtidy-mutate: dropped " << Path
                      << " (does not compile: " << CompileError << ")\n";
         llvm::sys::fs::remove(Path);

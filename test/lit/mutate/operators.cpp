@@ -64,6 +64,18 @@
 // RUN: FileCheck %s --check-prefix=FOUND-ACCUMULATION --input-file=%t/found-accumulation.txt
 // FOUND-ACCUMULATION: warning: 'running_loss' keeps 'loss'{{.*}}[libtorch-graph-retaining-accumulation]
 //
+// --no-compile-check writes the same candidates, the one that does not
+// compile included, and drops nothing: its caller parses each mutant.
+// RUN: rm -rf %t/unchecked
+// RUN: %torchtidy_mutate --no-compile-check --out %t/unchecked %s -- %torch_flags > %t/unchecked.txt 2> %t/unchecked-dropped.txt
+// RUN: FileCheck %s --check-prefix=UNCHECKED --input-file=%t/unchecked.txt
+// UNCHECKED: tensor-accumulation           2        2              0
+// RUN: test ! -s %t/unchecked-dropped.txt
+// RUN: ls %t/unchecked | FileCheck %s --check-prefix=UNCHECKED-FILES
+// UNCHECKED-FILES: operators.tensor-accumulation.1.cpp
+// UNCHECKED-FILES-NEXT: operators.tensor-accumulation.2.cpp
+// RUN: ! %clangxx -fsyntax-only %torch_flags %t/unchecked/operators.tensor-accumulation.2.cpp 2> /dev/null
+//
 // Bad usage: exit 2 with one line.
 // RUN: %torchtidy_mutate --out %t/x --operators=no-such %s -- %torch_flags > %t/bad.txt 2>&1; test $? -eq 2
 // RUN: FileCheck %s --check-prefix=BAD --input-file=%t/bad.txt
