@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds torchtidy against one LLVM version.
 # Usage: scripts/build.sh [LLVM major version, default 22] [sanitize|tool]
+#                        [-D<cmake option>=<value>...]
 #   scripts/build.sh 22            -> build/llvm-22 (release, with the tests)
 #   scripts/build.sh 22 sanitize   -> build/llvm-22-sanitize: clang-22 with
 #     ASan+UBSan, the static tool, its tests and the fuzz target only
@@ -15,7 +16,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 v="${1:-22}"
-variant="${2:-}"
+shift || true
+variant=""
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+  variant=$1
+  shift
+fi
+cmake_options=("$@")  # passed on to cmake: -DTORCHTIDY_LIBTORCH2_INCLUDE=...
 compiler="${CXX:-/usr/lib/llvm-$v/bin/clang++}"
 case "$variant" in
   "")
@@ -40,6 +47,15 @@ case "$variant" in
     exit 2
     ;;
 esac
+# A build directory configured with another compiler is configured afresh:
+# CMake would delete its cache itself, and with it the LLVM_DIR below, and
+# configure against the default LLVM instead.
+if [ -f "$dir/CMakeCache.txt" ] &&
+   ! grep -q "^CMAKE_CXX_COMPILER:[A-Z]*=$compiler\$" "$dir/CMakeCache.txt"; then
+  echo "build.sh: $dir was configured with another compiler; configuring it afresh with $compiler" >&2
+  rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+fi
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER="$compiler" -DLLVM_DIR="/usr/lib/llvm-$v/lib/cmake/llvm" "${extra[@]}" >/dev/null
+  -DCMAKE_CXX_COMPILER="$compiler" -DLLVM_DIR="/usr/lib/llvm-$v/lib/cmake/llvm" "${extra[@]}" \
+  "${cmake_options[@]}" >/dev/null
 cmake --build "$dir" --target "${targets[@]}"
