@@ -130,7 +130,7 @@ std::optional<bool> conditionMeansCuda(const Expr *Condition) {
     return std::nullopt;
   }
   const auto *Call = dyn_cast<CallExpr>(Condition);
-  return Call ? testsForCudaDevice(Call) : std::nullopt;
+  return Call ? testsForAcceleratorDevice(Call) : std::nullopt;
 }
 
 /// Whether S runs only when the device is not CUDA: the `else` of

@@ -85,7 +85,7 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   Literals.push_back(
-      {Device->Range,
+      {Device->Range, Device->Type,
        Lexer::getSourceText(CharSourceRange::getTokenRange(Device->Range),
                             *Result.SourceManager, getLangOpts())
            .str()});
@@ -98,9 +98,12 @@ void HardcodedDeviceCheck::onEndOfTranslationUnit() {
           return rangeContains(*Sources, Definition, Loc);
         }))
       continue;
+    // The availability question of the accelerator it names; CUDA's for
+    // the others (ROCm's hip builds answer CUDA's; meta has none).
+    llvm::StringRef Query = availabilityQueryFor(Found.DeviceType);
     diag(Loc, "'%0' hardcodes the device here; define one 'torch::Device' "
-              "(checking 'torch::cuda::is_available()') and pass it")
-        << Found.Text;
+              "(checking '%1') and pass it")
+        << Found.Text << (Query.empty() ? availabilityQueryFor("cuda") : Query);
   }
   Literals.clear();
   DeviceDefinitions.clear();

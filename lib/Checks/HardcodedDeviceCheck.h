@@ -28,6 +28,7 @@ public:
 private:
   struct Literal {
     clang::SourceRange Range;
+    llvm::StringRef DeviceType; ///< "cuda", "mps", ...: static strings.
     std::string Text;
   };
   /// Literals are judged at the end of the translation unit, against the

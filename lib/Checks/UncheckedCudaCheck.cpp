@@ -16,25 +16,33 @@ void UncheckedCudaCheck::registerMatchers(MatchFinder *Finder) {
 void UncheckedCudaCheck::check(const MatchFinder::MatchResult &Result) {
   Sources = Result.SourceManager;
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("device-call"))
-    if (isCudaAvailabilityQuery(Call))
-      ChecksAvailability = true;
+    if (std::optional<llvm::StringRef> Accelerator = queriedAccelerator(Call))
+      Queried.insert(*Accelerator);
   std::optional<SpelledDevice> Device = spelledDeviceIn(Result);
-  if (!Device || Device->Type != "cuda")
+  if (!Device || availabilityQueryFor(Device->Type).empty())
     return;
   SourceLocation Loc = Device->Range.getBegin();
-  if (FirstPlacement.isInvalid() ||
-      Sources->isBeforeInTranslationUnit(Loc, FirstPlacement))
-    FirstPlacement = Loc;
+  SourceLocation &First = FirstPlacement[Device->Type];
+  if (First.isInvalid() || Sources->isBeforeInTranslationUnit(Loc, First))
+    First = Loc;
 }
 
 void UncheckedCudaCheck::onEndOfTranslationUnit() {
-  if (FirstPlacement.isValid() && !ChecksAvailability)
-    diag(FirstPlacement,
-         "code here places data on CUDA, but this file never checks "
-         "'torch::cuda::is_available()'; on a machine without a usable GPU "
-         "the program fails instead of running on the CPU");
-  FirstPlacement = SourceLocation();
-  ChecksAvailability = false;
+  std::vector<std::pair<SourceLocation, llvm::StringRef>> Unchecked;
+  for (const auto &Placement : FirstPlacement)
+    if (!Queried.contains(Placement.getKey()))
+      Unchecked.push_back({Placement.getValue(), Placement.getKey()});
+  // In source order, not the map's.
+  llvm::sort(Unchecked, [&](const auto &A, const auto &B) {
+    return Sources->isBeforeInTranslationUnit(A.first, B.first);
+  });
+  for (const auto &[Loc, Accelerator] : Unchecked)
+    diag(Loc, "code here places data on %0, but this file never checks "
+              "'%1'; on a machine without a usable GPU the program fails "
+              "instead of running on the CPU")
+        << Accelerator.upper() << availabilityQueryFor(Accelerator);
+  FirstPlacement.clear();
+  Queried.clear();
   Sources = nullptr;
 }
 

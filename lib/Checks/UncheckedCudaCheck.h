@@ -1,10 +1,14 @@
 //===--- UncheckedCudaCheck.h - libtorch-unchecked-cuda ---------*- C++ -*-===//
 //
-// A translation unit that places tensors or modules on CUDA but never asks
-// torch::cuda::is_available() (or device_count()): on a machine without a
-// usable GPU it dies with "PyTorch is not linked with support for cuda
-// devices" or a CUDA driver error instead of falling back to the CPU.
-// Reported once per translation unit, at its first CUDA placement.
+// A translation unit that places tensors or modules on an accelerator but
+// never asks whether that accelerator is there: CUDA without
+// torch::cuda::is_available() (or device_count()), MPS without
+// torch::mps::is_available(), XPU without torch::xpu::is_available(). On a
+// machine without it the program dies with "PyTorch is not linked with
+// support for cuda devices" or a driver error instead of falling back to the
+// CPU. Reported once per translation unit and accelerator, at its first
+// placement there. The name says CUDA, the accelerator LibTorch 1.x had;
+// it stays, as configurations name it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +16,8 @@
 #define TORCHTIDY_CHECKS_UNCHECKEDCUDACHECK_H
 
 #include "Checks/LibTorchCheck.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace torchtidy {
 
@@ -25,8 +31,10 @@ public:
 
 private:
   const clang::SourceManager *Sources = nullptr;
-  clang::SourceLocation FirstPlacement;
-  bool ChecksAvailability = false;
+  /// Per accelerator type with an availability query: the first placement.
+  llvm::StringMap<clang::SourceLocation> FirstPlacement;
+  /// The accelerator types the translation unit asks about.
+  llvm::StringSet<> Queried;
 };
 
 } // namespace torchtidy

@@ -776,25 +776,47 @@ bool synchronizesWithHost(const CallExpr *Call) {
          Name == "_local_scalar_dense";
 }
 
-bool isCudaAvailabilityQuery(const CallExpr *Call) {
+std::optional<llvm::StringRef> queriedAccelerator(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
-    return false;
+    return std::nullopt;
+  // A table, not StringSwitch::Cases, whose spelling LLVM 19 and 22 differ on.
+  static const std::pair<llvm::StringRef, llvm::StringRef> Queries[] = {
+      {"torch::cuda::is_available", "cuda"},
+      {"torch::cuda::device_count", "cuda"},
+      {"at::cuda::is_available", "cuda"},
+      {"at::cuda::device_count", "cuda"},
+      {"at::hasCUDA", "cuda"},
+      {"torch::mps::is_available", "mps"},
+      {"at::hasMPS", "mps"},
+      {"torch::xpu::is_available", "xpu"},
+      {"torch::xpu::device_count", "xpu"},
+      {"at::hasXPU", "xpu"},
+  };
   std::string Name = stableQualifiedName(Callee);
-  return Name == "torch::cuda::is_available" ||
-         Name == "torch::cuda::device_count" ||
-         Name == "at::cuda::is_available" || Name == "at::hasCUDA" ||
-         Name == "at::cuda::device_count";
+  for (const auto &[Function, Accelerator] : Queries)
+    if (Name == Function)
+      return Accelerator;
+  return std::nullopt;
 }
 
-std::optional<bool> testsForCudaDevice(const CallExpr *Call) {
+llvm::StringRef availabilityQueryFor(llvm::StringRef DeviceType) {
+  return llvm::StringSwitch<llvm::StringRef>(DeviceType)
+      .Case("cuda", "torch::cuda::is_available()")
+      .Case("mps", "torch::mps::is_available()")
+      .Case("xpu", "torch::xpu::is_available()")
+      .Default("");
+}
+
+std::optional<bool> testsForAcceleratorDevice(const CallExpr *Call) {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
   const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
   if (!Method || !isInLibTorchNamespace(Method) || !Method->getIdentifier())
     return std::nullopt;
-  if (Method->getName() == "is_cuda")
+  llvm::StringRef Name = Method->getName();
+  if (Name == "is_cuda" || Name == "is_mps" || Name == "is_xpu")
     return true;
-  if (Method->getName() == "is_cpu")
+  if (Name == "is_cpu")
     return false;
   return std::nullopt;
 }

@@ -149,15 +149,24 @@ TransferTarget transferTarget(const clang::CallExpr *Call);
 /// first tensor operand.
 bool synchronizesWithHost(const clang::CallExpr *Call);
 
-/// torch::cuda::is_available() / device_count() and their at:: spellings:
-/// code that checks for a GPU before using it.
-bool isCudaAvailabilityQuery(const clang::CallExpr *Call);
+/// The accelerator whose presence a call asks about, for code that checks
+/// before using it: "cuda" for torch::cuda::is_available() / device_count()
+/// and at::hasCUDA(), "mps" for torch::mps::is_available() and at::hasMPS(),
+/// "xpu" for torch::xpu::is_available() / device_count() and at::hasXPU().
+/// std::nullopt for any other call.
+std::optional<llvm::StringRef> queriedAccelerator(const clang::CallExpr *Call);
 
-/// Whether a LibTorch call being true means the device is CUDA: true for
-/// `device.is_cuda()` / `tensor.is_cuda()`, false for `is_cpu()` (LibTorch's
-/// builds train on the CPU or on CUDA, so not the CPU means CUDA); nullopt
-/// for any other call.
-std::optional<bool> testsForCudaDevice(const clang::CallExpr *Call);
+/// How a program asks whether an accelerator type is present, as the user
+/// writes it ("torch::mps::is_available()"); empty for a type LibTorch's C++
+/// API has no such question for.
+llvm::StringRef availabilityQueryFor(llvm::StringRef DeviceType);
+
+/// Whether a LibTorch call being true means the device is an accelerator:
+/// true for `is_cuda()`, `is_mps()` and `is_xpu()` on a device or tensor,
+/// false for `is_cpu()` (a LibTorch build trains on the CPU or on one
+/// accelerator, so not the CPU means that accelerator); nullopt for any
+/// other call.
+std::optional<bool> testsForAcceleratorDevice(const clang::CallExpr *Call);
 
 /// The user-defined Dataset or transform method that produces examples:
 /// get()/get_batch() of a torch::data::datasets::BatchDataset subclass,
