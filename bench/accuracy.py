@@ -22,6 +22,7 @@ tool is missing or a label names no check.
 
 Usage: bench/accuracy.py [--build build/llvm-22] [--max-per-operator 3]
                          [--no-mutants] [--replay] [-j N] [--work DIR]
+                         [--include-dir DIR]... [--std c++20] [--pch PCH]
 """
 import argparse
 import collections
@@ -271,9 +272,14 @@ def main():
                                                         "llvm-22"))
     parser.add_argument("--corpus", default=os.path.join(ROOT, "bench",
                                                          "corpus"))
-    parser.add_argument("--include-dir",
-                        default="/usr/include/torch/csrc/api/include",
-                        help="LibTorch's C++ API headers (Debian's path)")
+    parser.add_argument("--include-dir", action="append",
+                        help="LibTorch's headers, as -isystem, in order "
+                        "(repeat; default: Debian's "
+                        "/usr/include/torch/csrc/api/include)")
+    parser.add_argument("--std", default="c++17",
+                        help="the C++ standard (LibTorch 2.x needs c++20)")
+    parser.add_argument("--pch", help="<torch/torch.h> precompiled with these "
+                        "flags (default: the build's lit PCH)")
     parser.add_argument("--max-per-operator", type=int, default=3,
                         help="mutants per bug class and program")
     parser.add_argument("--no-mutants", action="store_true")
@@ -284,12 +290,16 @@ def main():
 
     torchtidy = os.path.join(args.build, "bin", "torchtidy")
     mutate_tool = os.path.join(args.build, "bin", "torchtidy-mutate")
-    pch = os.path.join(args.build, "test", "lit", "torch.pch")
+    pch = args.pch or os.path.join(args.build, "test", "lit", "torch.pch")
     for tool in (torchtidy, pch) + (() if args.no_mutants else
                                     (mutate_tool,)):
         if not os.path.exists(tool):
             fail(f"'{tool}' is missing; build {args.build} first")
-    flags = ["-std=c++17", "-isystem", args.include_dir, "-include-pch", pch]
+    flags = [f"-std={args.std}"]
+    for include_dir in (args.include_dir or
+                        ["/usr/include/torch/csrc/api/include"]):
+        flags += ["-isystem", include_dir]
+    flags += ["-include-pch", pch]
     levels = list_checks(torchtidy)
     work = args.work or tempfile.mkdtemp(prefix="torchtidy-accuracy-")
     if os.path.isdir(os.path.join(work, "mutants")):

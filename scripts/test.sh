@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fresh Debian machine -> every test passing, for LLVM 22 and LLVM 19.
 # Installs the dependencies, builds once per LLVM version and runs ctest
-# (GoogleTest unit tests and the lit suites on the real LibTorch headers),
-# then the sanitizer build. Prints the time of each stage at the end, also
+# (GoogleTest unit tests and the lit suites on the real LibTorch headers:
+# Debian's LibTorch 1.13, and for LLVM 22 also LibTorch 2.x's, fetched into
+# build/libtorch2), then the sanitizer build. Prints the time of each stage at the end, also
 # when a stage fails, so that a slower CI shows where the time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,10 +41,23 @@ stage() {
 }
 
 stage "install-deps" scripts/install-deps.sh
+# LibTorch 2.x's headers, for the LLVM 22 build's libtorch-2 tests: into
+# build/libtorch2, once (private apt lists; the system's packages stay).
+stage "fetch LibTorch 2.x headers" scripts/fetch-libtorch2.sh build/libtorch2
 for v in 22 19; do
-  stage "build llvm-$v" scripts/build.sh "$v"
+  options=()
+  if [ "$v" = 22 ]; then
+    options=(-DTORCHTIDY_LIBTORCH2_INCLUDE="$PWD/build/libtorch2/include")
+  fi
+  stage "build llvm-$v" scripts/build.sh "$v" "${options[@]}"
   stage "ctest llvm-$v" \
-    ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)"
+    ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)" \
+      -LE libtorch-2
+  if [ "$v" = 22 ]; then
+    stage "ctest llvm-22 libtorch-2" \
+      ctest --test-dir build/llvm-22 --output-on-failure -j "$(nproc)" \
+        -L libtorch-2 --no-tests=error
+  fi
 done
 # Again under AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, the
 # lit suites of the static tool, its front-ends and the runtime checker, and a

@@ -9,7 +9,16 @@ if not site:
     lit_config.fatal("pass --param site=<build>/test/lit/lit.site.cfg.py (ctest does)")
 lit_config.load_config(config, site)
 
-config.name = "torchtidy-llvm" + config.torchtidy_llvm_major
+config.name = ("torchtidy-llvm" + config.torchtidy_llvm_major
+               + "-libtorch" + config.libtorch_major)
+# 'libtorch2': the tests run against LibTorch 2.x's headers, for what
+# differs between the versions.
+if config.libtorch_major == "2":
+    config.available_features.add("libtorch2")
+# %libtorch_include: the first -isystem directory of the torch flags.
+flags = config.torch_flags.split()
+config.substitutions.append(
+    ("%libtorch_include", flags[flags.index("-isystem") + 1]))
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt"]
