@@ -1,6 +1,7 @@
 //===--- AnalysisContext.cpp - Per-TU cache of device-flow results --------===//
 
 #include "Analysis/AnalysisContext.h"
+#include "Analysis/DeviceOwners.h"
 #include "Analysis/ModuleMembers.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -63,6 +64,7 @@ void forgetDeviceFlowResults() {
   cache().clear();
   summaries().Summaries.clear();
   forgetModuleMembers();
+  forgetDeviceOwners();
 }
 
 } // namespace torchtidy

@@ -30,8 +30,9 @@ deviceFlowSummaryOf(const clang::FunctionDecl *Definition,
 /// A chain of helpers calling helpers is summarised this deep, no deeper.
 constexpr unsigned MaxSummaryNesting = 8;
 
-/// Forgets every result (module members' registration included). Called when a translation unit ends: its AST, and
-/// with it every pointer in the results, is about to be freed.
+/// Forgets every result (module members' registration included). Called when a
+/// translation unit ends: its AST, and with it every pointer in the results, is
+/// about to be freed.
 void forgetDeviceFlowResults();
 
 } // namespace torchtidy

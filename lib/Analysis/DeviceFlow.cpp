@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/DeviceFlowPass.h"
+#include "Analysis/DeviceOwners.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -56,8 +57,12 @@ DeviceFlowPass::DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx,
   // on them wherever the module was moved.
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
       Method && Method->isInstance() && !isa<CXXConstructorDecl>(Method) &&
-      !isa<CXXDestructorDecl>(Method) && isModuleClass(Method->getParent()))
-    ModuleOfMethod = Method->getParent();
+      !isa<CXXDestructorDecl>(Method)) {
+    if (isModuleClass(Method->getParent()))
+      ModuleOfMethod = Method->getParent();
+    else if (isDeviceOwningClass(Method->getParent()))
+      DeviceOwnerOfMethod = Method->getParent();
+  }
 }
 
 std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {

@@ -152,11 +152,11 @@ void DeviceFlowPass::mergeSitesOfOneRootCause() {
   std::vector<MixedDeviceSite> &Sites = Result.MixedSites;
   // The CFG is walked in block order, not source order: the first use is
   // the first in the source.
-  llvm::stable_sort(Sites, [&](const MixedDeviceSite &A,
-                               const MixedDeviceSite &B) {
-    return SM.isBeforeInTranslationUnit(A.Call->getBeginLoc(),
-                                        B.Call->getBeginLoc());
-  });
+  llvm::stable_sort(Sites,
+                    [&](const MixedDeviceSite &A, const MixedDeviceSite &B) {
+                      return SM.isBeforeInTranslationUnit(
+                          A.Call->getBeginLoc(), B.Call->getBeginLoc());
+                    });
   // Where the left-behind value's known history starts: the factory, the
   // batch read or the module's construction that put it on its device.
   // Values computed from it keep that history.

@@ -155,6 +155,10 @@ private:
   /// Set when Function is a method of a Module subclass (not a constructor):
   /// its tensor parameters and fields are on the module's device.
   const clang::CXXRecordDecl *ModuleOfMethod = nullptr;
+  /// Set when Function is a method of a class that moves its own tensors
+  /// with `to(Device)` (DeviceOwners.h), not a constructor: the fields that
+  /// `to` moves are wherever the object was last moved.
+  const clang::CXXRecordDecl *DeviceOwnerOfMethod = nullptr;
   bool FinalWalk = false;
   FunctionSummary Summary;
   State *Current = nullptr;

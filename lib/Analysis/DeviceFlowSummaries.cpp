@@ -9,6 +9,7 @@
 
 #include "Analysis/AnalysisContext.h"
 #include "Analysis/DeviceFlowPass.h"
+#include "Analysis/DeviceOwners.h"
 #include "Analysis/ModuleMembers.h"
 #include "Model/TorchApi.h"
 
@@ -117,6 +118,12 @@ DeviceFlowPass::entryValue(const ValueDecl *D) const {
     V.Where = Placement::on(DeviceSet::anyDevice(), ModuleOfMethod);
     return V;
   }
+  // Likewise the tensors a storage class moves with its own `to(Device)`.
+  if (DeviceOwnerOfMethod && Field->getParent() == DeviceOwnerOfMethod &&
+      movesWithItsObject(Field)) {
+    V.Where = Placement::on(DeviceSet::anyDevice(), DeviceOwnerOfMethod);
+    return V;
+  }
   return std::nullopt;
 }
 
@@ -164,6 +171,15 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
         V.Memory = Arg.Memory;
     }
     return V;
+  }
+  if (const auto *Owner = dyn_cast_or_null<CXXRecordDecl>(Where.DeviceVar);
+      Owner && !isModuleClass(Owner)) {
+    // "Where the object was moved", said by a method of a device-owning
+    // class: known to the class's own methods only.
+    const Expr *Object = callObject(Call);
+    if (DeviceOwnerOfMethod == Owner && (!Object || isThisObject(Object)))
+      return V;
+    return AbstractValue::unknown();
   }
   if (const auto *Module = dyn_cast_or_null<CXXRecordDecl>(Where.DeviceVar)) {
     // "The module's device", said by a method of the module: the module this
@@ -325,8 +341,7 @@ void DeviceFlowPass::noteCombinedParameters(const CallExpr *Call,
         continue;
       addRequirement(Summary,
                      {First, Second,
-                      Origin{Origin::Kind::CombinedInHelper,
-                             Call->getExprLoc(),
+                      Origin{Origin::Kind::CombinedInHelper, Call->getExprLoc(),
                              "'" + Operands[I].Spelling + "' and '" +
                                  Operands[J].Spelling + "'",
                              CallName.str(), ""}});
@@ -350,8 +365,10 @@ void DeviceFlowPass::applySameDeviceRequirements(
     Operand B = operandFor(Call->getArg(Second));
     if (Mode == PassMode::Summarize) {
       // A helper of a helper: the requirement is this function's caller's.
-      const ParmVarDecl *ParmA = untouchedTensorParameter(A.Value.Where, Function);
-      const ParmVarDecl *ParmB = untouchedTensorParameter(B.Value.Where, Function);
+      const ParmVarDecl *ParmA =
+          untouchedTensorParameter(A.Value.Where, Function);
+      const ParmVarDecl *ParmB =
+          untouchedTensorParameter(B.Value.Where, Function);
       if (ParmA && ParmB && ParmA != ParmB)
         addRequirement(Summary, {ParmA, ParmB, Required.InnerOp});
       continue;
@@ -362,8 +379,8 @@ void DeviceFlowPass::applySameDeviceRequirements(
     // The note inside the helper ends the history of the operand that did
     // not stay behind (recordMixedSite keeps A as the one that stayed unless
     // only B is on the host).
-    bool AStayed = A.Value.Where.isDefinitelyHost() ||
-                   !B.Value.Where.isDefinitelyHost();
+    bool AStayed =
+        A.Value.Where.isDefinitelyHost() || !B.Value.Where.isDefinitelyHost();
     auto &History = (AStayed ? B : A).Value.Origins;
     if (History.size() == AbstractValue::MaxOrigins)
       History.pop_back();

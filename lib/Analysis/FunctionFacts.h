@@ -36,6 +36,16 @@ bool rangeContains(const clang::SourceManager &SM, clang::SourceRange Outer,
 /// The storage an expression names (`x`, `batch.data`, `this->total`), if any.
 std::optional<StorageKey> storageKeyOf(const clang::Expr *E);
 
+/// Calls Visit on S and on every statement under it, parents first.
+template <typename Callback>
+void forEachStmt(const clang::Stmt *S, Callback &&Visit) {
+  if (!S)
+    return;
+  Visit(S);
+  for (const clang::Stmt *Child : S->children())
+    forEachStmt(Child, Visit);
+}
+
 class FunctionFacts {
 public:
   FunctionFacts(const clang::Stmt *Body, clang::ASTContext &Ctx);

@@ -1,6 +1,7 @@
 //===--- ModuleMembers.cpp - What a module class registers ----------------===//
 
 #include "Analysis/ModuleMembers.h"
+#include "Analysis/FunctionFacts.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -12,14 +13,6 @@ using namespace clang;
 
 namespace torchtidy {
 namespace {
-
-template <typename Callback> void forEachStmt(const Stmt *S, Callback &&Visit) {
-  if (!S)
-    return;
-  Visit(S);
-  for (const Stmt *Child : S->children())
-    forEachStmt(Child, Visit);
-}
 
 bool containsCall(const Stmt *S,
                   llvm::function_ref<bool(const CallExpr *)> Is) {
@@ -69,8 +62,8 @@ llvm::SmallVector<const Expr *, 4> insertedModules(const Expr *Insertion) {
 }
 
 const VarDecl *referencedVariable(const Expr *E) {
-  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
-      E ? ignoreValuePreserving(E) : nullptr);
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(E ? ignoreValuePreserving(E) : nullptr);
   return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
 }
 
@@ -157,10 +150,12 @@ private:
 
   /// Members added to containers inside E, which E's value then holds or
   /// registers.
-  llvm::SmallVector<ModuleMember *, 4> membersInContainersWithin(const Stmt *E) {
+  llvm::SmallVector<ModuleMember *, 4>
+  membersInContainersWithin(const Stmt *E) {
     llvm::SmallVector<ModuleMember *, 4> Found;
     forEachStmt(E, [&](const Stmt *S) {
-      if (const auto *Sub = dyn_cast<Expr>(S); Sub && isModuleContainerInsertion(Sub))
+      if (const auto *Sub = dyn_cast<Expr>(S);
+          Sub && isModuleContainerInsertion(Sub))
         Found.append(insertedMembers(Sub));
     });
     return Found;
@@ -261,8 +256,8 @@ ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
   ModuleMembers Result;
   Result.AllConstructorsSeen =
       llvm::all_of(ModuleClass->ctors(), [](const CXXConstructorDecl *Ctor) {
-        return Ctor->isImplicit() || Ctor->isDefaulted() ||
-               Ctor->isDeleted() || Ctor->hasBody();
+        return Ctor->isImplicit() || Ctor->isDefaulted() || Ctor->isDeleted() ||
+               Ctor->hasBody();
       });
   if (!Result.AllConstructorsSeen)
     return Result;

@@ -1,6 +1,7 @@
 //===--- Placement.cpp - The device lattice -------------------------------===//
 
 #include "Analysis/Placement.h"
+#include "Model/TorchApi.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -106,10 +107,14 @@ bool Placement::mayBeOffHost() const {
 std::string Placement::describe() const {
   if (!isKnown())
     return "an unknown device";
-  if (DeviceVar && !Devices.isOnlyHost())
-    return llvm::isa<clang::CXXRecordDecl>(DeviceVar)
-               ? "the module's device"
-               : "'" + DeviceVar->getNameAsString() + "'";
+  if (DeviceVar && !Devices.isOnlyHost()) {
+    const auto *Owner = llvm::dyn_cast<clang::CXXRecordDecl>(DeviceVar);
+    if (!Owner)
+      return "'" + DeviceVar->getNameAsString() + "'";
+    return isModuleClass(Owner) ? "the module's device"
+                                : "the device '" + Owner->getNameAsString() +
+                                      "::to' moved it to";
+  }
   return Devices.describe();
 }
 
