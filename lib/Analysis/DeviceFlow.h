@@ -83,10 +83,15 @@ struct RetainedGraphAccumulation {
 /// A copy to the host (.item(), .cpu(), printing, ...) of a tensor that may
 /// be on a device, in every iteration of a loop.
 struct HostSyncInLoop {
+  /// The copy, or the call of the helper that makes it.
   const clang::CallExpr *Call = nullptr;
   const clang::Stmt *Loop = nullptr;
   std::string What; ///< ".item()", "<<", "torch::nonzero"
+  /// The tensor copied; inside the helper when there is one.
   Operand Tensor;
+  /// Set when Call is a helper of this TU that makes the copy (however many
+  /// helpers deep): the copy itself, the note.
+  const clang::CallExpr *CopyInHelper = nullptr;
 };
 
 /// A `.to(device, /*non_blocking=*/true)` whose source is a host tensor in
@@ -137,6 +142,19 @@ struct SameDeviceRequirement {
   Origin InnerOp;
 };
 
+/// A copy to the host that a function makes outside any loop of its own, of
+/// a tensor whose device its caller can name (an argument's, the module's
+/// the method is called on, a device variable's): called once per iteration
+/// of the caller's loop, it is a sync per iteration.
+struct HostSyncInFunction {
+  /// The tensor copied, in the function's own terms, like Result.
+  AbstractValue Synced;
+  /// The innermost copy (`.item()`), however many helpers deep: the note.
+  const clang::CallExpr *Copy = nullptr;
+  std::string What;   ///< ".item()", as HostSyncInLoop::What
+  std::string Tensor; ///< The tensor as written there.
+};
+
 struct FunctionSummary {
   /// The value returned, joined over every return statement.
   AbstractValue Result = AbstractValue::unknown();
@@ -153,6 +171,8 @@ struct FunctionSummary {
   std::vector<ModuleInputRequirement> ModuleInputs;
   /// Tensor parameters the caller must pass on one device.
   std::vector<SameDeviceRequirement> SameDeviceParameters;
+  /// Copies to the host that every call makes.
+  std::vector<HostSyncInFunction> HostSyncs;
 };
 
 /// Analyses one function definition. Never fails: code the model does not

@@ -231,23 +231,43 @@ void DeviceFlowPass::recordAccumulation(const Expr *Site,
   Result.Accumulations.push_back(std::move(Found));
 }
 
-void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
-  if (!Reporting || !synchronizesWithHost(Call))
-    return;
+const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) const {
   // The hot loop is an innermost one: a sync directly in an epoch loop
   // runs once per epoch.
-  const Stmt *Loop = Facts.innermostLoopAround(Call);
-  if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Call))
+  const Stmt *Loop = Facts.innermostLoopAround(Site);
+  if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site))
+    return nullptr;
+  return Loop;
+}
+
+bool maySyncWithDevice(const Placement &Where) {
+  return Where.isKnown() && !Where.isDefinitelyHost();
+}
+
+void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
+  if (Mode == PassMode::Summarize ? !FinalWalk : !Reporting)
+    return;
+  if (!synchronizesWithHost(Call))
     return;
   llvm::SmallVector<const Expr *, 4> Tensors = tensorOperands(Call);
   if (Tensors.empty())
     return;
+  if (Mode == PassMode::Summarize) {
+    // A copy in a loop of the helper's own is the helper's to answer for.
+    if (Facts.innermostLoopAround(Call))
+      return;
+    // A call reports its first copy only: one is enough to fix.
+    Operand Tensor = operandFor(Tensors.front());
+    if (Summary.HostSyncs.empty() && maySyncWithDevice(Tensor.Value.Where))
+      Summary.HostSyncs.push_back({std::move(Tensor.Value), Call,
+                                   calleeDisplayName(Call), Tensor.Spelling});
+    return;
+  }
+  const Stmt *Loop = hotLoopAround(Call);
+  if (!Loop)
+    return;
   Operand Tensor = operandFor(Tensors.front());
-  // Only a tensor the analysis places off the host (possibly, through the
-  // program's device variable) pays for a device sync; an unknown one might
-  // be a host tensor, for which these calls are cheap.
-  const Placement &Where = Tensor.Value.Where;
-  if (!Where.isKnown() || Where.isDefinitelyHost())
+  if (!maySyncWithDevice(Tensor.Value.Where))
     return;
   if (!ReportedSites.insert(Call).second)
     return;

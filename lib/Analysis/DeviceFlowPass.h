@@ -117,6 +117,12 @@ private:
   void applySameDeviceRequirements(const CallExpr *Call,
                                    const FunctionDecl *Callee,
                                    const FunctionSummary &CalleeSummary);
+  /// A call to a helper with HostSyncs: passes each copy on to this
+  /// function's own summary when the call is outside its loops, or,
+  /// reporting, reports a copy in every iteration of a loop.
+  void applyHostSyncs(const CallExpr *Call, const FunctionDecl *Callee,
+                      const FunctionSummary &CalleeSummary,
+                      llvm::ArrayRef<AbstractValue> Args);
   /// Summarising a method: E, if it is `this` or `*this`, may be moved.
   void noteObjectMayMove(const Expr *E);
 
@@ -131,6 +137,9 @@ private:
   void recordAccumulation(const Expr *Site, const Expr *Accumulator,
                           const Expr *Added, bool IsContainer);
   void recordHostSync(const CallExpr *Call);
+  /// The loop a copy to the host at Site runs in every iteration of: an
+  /// innermost loop, outside a periodic branch. Null when there is none.
+  const Stmt *hotLoopAround(const Stmt *Site) const;
   void recordNonBlockingFromPageable(const CallExpr *Call,
                                      const AbstractValue &Source,
                                      const Placement &Target);
@@ -174,6 +183,12 @@ private:
   /// on a device.
   llvm::DenseSet<StorageKey> ModulesLeftBehind;
 };
+
+/// Whether a copy to the host of a tensor so placed waits for a device. Only
+/// a tensor the analysis places off the host (possibly, through the
+/// program's device variable) pays for a device sync; an unknown one might
+/// be a host tensor, for which these copies are cheap.
+bool maySyncWithDevice(const Placement &Where);
 
 } // namespace detail
 } // namespace torchtidy

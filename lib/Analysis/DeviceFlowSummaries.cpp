@@ -222,6 +222,7 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   // Before the callee's effects: the module as it is when the call starts.
   applyModuleInputRequirements(Call, Callee, *Summary, Args);
   applySameDeviceRequirements(Call, Callee, *Summary);
+  applyHostSyncs(Call, Callee, *Summary, Args);
   for (const auto &[Changed, AtExit] : Summary->Effects) {
     AbstractValue Value =
         instantiate(AtExit, Callee, Call, Args, ExplainedByCallee);
@@ -386,6 +387,49 @@ void DeviceFlowPass::applySameDeviceRequirements(
       History.pop_back();
     History.push_back(Required.InnerOp);
     recordMixedSite(Call, calleeDisplayName(Call), std::move(A), std::move(B));
+  }
+}
+
+void DeviceFlowPass::applyHostSyncs(const CallExpr *Call,
+                                    const FunctionDecl *Callee,
+                                    const FunctionSummary &CalleeSummary,
+                                    llvm::ArrayRef<AbstractValue> Args) {
+  if (Mode == PassMode::Summarize ? !FinalWalk : !Reporting)
+    return;
+  const Stmt *Loop = nullptr;
+  if (Mode == PassMode::Summarize) {
+    // Called in a loop of this helper: a loop of its own, not its caller's.
+    if (Facts.innermostLoopAround(Call))
+      return;
+  } else if (!(Loop = hotLoopAround(Call))) {
+    return;
+  }
+  for (const HostSyncInFunction &Sync : CalleeSummary.HostSyncs) {
+    bool ExplainedByCallee = false;
+    AbstractValue Synced =
+        instantiate(Sync.Synced, Callee, Call, Args, ExplainedByCallee);
+    if (!maySyncWithDevice(Synced.Where))
+      continue;
+    if (Mode == PassMode::Summarize) {
+      // The first copy is the finding; more say nothing new.
+      if (Summary.HostSyncs.empty())
+        Summary.HostSyncs.push_back(
+            {std::move(Synced), Sync.Copy, Sync.What, Sync.Tensor});
+      continue;
+    }
+    // One finding per call, at its first copy.
+    if (!ReportedSites.insert(Call).second)
+      return;
+    HostSyncInLoop Found;
+    Found.Call = Call;
+    Found.Loop = Loop;
+    Found.What = Sync.What;
+    Found.Tensor.E = Call;
+    Found.Tensor.Spelling = Sync.Tensor;
+    Found.Tensor.Value = std::move(Synced);
+    Found.CopyInHelper = Sync.Copy;
+    Result.HostSyncs.push_back(std::move(Found));
+    return;
   }
 }
 

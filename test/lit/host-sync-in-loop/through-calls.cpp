@@ -1,0 +1,74 @@
+// A copy to the host inside a helper or method that the loop calls once per
+// iteration is a sync per iteration, reported at the call in the loop with a
+// note at the copy. Shaped like the logging helpers and agents of public RL
+// and tutorial code.
+// RUN: %clang_tidy %s --checks='-*,libtorch-host-sync-in-loop' -- %torch_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+#include <torch/torch.h>
+#include <iostream>
+
+static double running = 0;
+
+void logLoss(const torch::Tensor &loss) {
+  running += loss.item<double>();
+}
+
+// A helper of a helper.
+void record(const torch::Tensor &loss, int step) {
+  logLoss(loss);
+}
+
+struct Agent {
+  torch::nn::Linear policy{4, 2};
+  torch::Device device{torch::kCPU};
+  int64_t act(const torch::Tensor &observation) {
+    auto logits = policy(observation.to(device));
+    return logits.argmax().item<int64_t>();
+  }
+  // Read once per logging interval: not a sync per iteration.
+  void report(const torch::Tensor &loss) {
+    std::cout << loss.item<double>() << "\n";
+  }
+};
+
+void train(torch::nn::Linear model, std::vector<torch::data::Example<>> &loader,
+           torch::Device device) {
+  model->to(device);
+  int step = 0;
+  for (auto &batch : loader) {
+    auto loss = torch::mse_loss(model(batch.data.to(device)),
+                                batch.target.to(device));
+    logLoss(loss);
+    // CHECK: :[[@LINE-1]]:5: warning: '.item()' copies 'loss' (on 'device') to the host inside 'logLoss' and waits for the device in every iteration; accumulate on the device and read the value once per logging interval [libtorch-host-sync-in-loop]
+    // CHECK: :[[@LINE-5]]:3: note: in this loop
+    // CHECK: :13:19: note: '.item()' copies 'loss' to the host here, each time 'logLoss' runs
+    record(loss.detach(), step);
+    // CHECK: :[[@LINE-1]]:5: warning: '.item()' copies 'loss' (on 'device') to the host inside 'record' and waits
+    // CHECK: :13:19: note: '.item()' copies 'loss' to the host here, each time 'record' runs
+    ++step;
+  }
+}
+
+void play(Agent &agent, std::vector<torch::Tensor> &observations) {
+  for (auto &observation : observations) {
+    auto action = agent.act(observation);
+    // CHECK: :[[@LINE-1]]:25: warning: '.item()' copies 'logits.argmax()' (on 'device') to the host inside '.act()' and waits
+  }
+}
+
+void negatives(torch::nn::Linear model, std::vector<torch::Tensor> &inputs,
+               torch::Device device, Agent &agent) {
+  model->to(device);
+  int step = 0;
+  for (auto &x : inputs) {
+    auto out = model(x.to(device)).sum();
+    // Once per logging interval.
+    if (++step % 100 == 0)
+      logLoss(out);
+    // A host tensor: the copy is cheap.
+    logLoss(torch::ones({}));
+  }
+  // After the loop.
+  logLoss(model(inputs[0].to(device)).sum());
+  agent.report(model(inputs[0].to(device)).sum());
+}
