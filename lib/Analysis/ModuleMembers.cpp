@@ -209,6 +209,11 @@ private:
               membersInContainersWithin(Var->getInit()));
       return;
     }
+    if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+      if (ModuleMember *Use = useOf(Return->getRetValue()))
+        Use->HandedOut = true;
+      return;
+    }
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       return;
@@ -250,6 +255,21 @@ private:
       MembersInLocalContainers;
 };
 
+/// Whether the class, or a class it derives from, declares a `forward`:
+/// LibTorch's layers do, its Module and Cloneable bases do not.
+bool declaresForward(const CXXRecordDecl *Class) {
+  if (!Class || !Class->hasDefinition())
+    return false;
+  Class = Class->getDefinition();
+  for (const CXXMethodDecl *Method : Class->methods())
+    if (Method->getIdentifier() && Method->getName() == "forward")
+      return true;
+  for (const CXXBaseSpecifier &Base : Class->bases())
+    if (declaresForward(Base.getType()->getAsCXXRecordDecl()))
+      return true;
+  return false;
+}
+
 } // namespace
 
 ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
@@ -261,6 +281,7 @@ ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
       });
   if (!Result.AllConstructorsSeen)
     return Result;
+  Result.HasForward = declaresForward(ModuleClass);
   MemberCollector Collector(ModuleClass);
   Collector.collect(ModuleClass);
   Result.Members = std::move(Collector.Members);

@@ -32,6 +32,9 @@ struct ModuleMember {
   /// Given `nullptr` somewhere (`fc{nullptr}`, `fc(nullptr)`): without a
   /// later assignment it holds no module.
   bool InitializedEmpty = false;
+  /// Returned by a method of the class (`Sequential get_module() { return
+  /// main; }`): callers may use the member on its own.
+  bool HandedOut = false;
   /// Where the member first gets a value, and that value when it is one
   /// complete expression (so it can be wrapped in register_*). Invalid when
   /// it never gets one.
@@ -43,6 +46,9 @@ struct ModuleMembers {
   /// Every constructor is defined in this translation unit (or implicit), so
   /// the members' registration can be judged. When false, Members is empty.
   bool AllConstructorsSeen = false;
+  /// The class declares a `forward` (or inherits one from a module of the
+  /// user's): it is called as a module, and runs its members itself.
+  bool HasForward = false;
   llvm::MapVector<const clang::FieldDecl *, ModuleMember> Members;
 };
 

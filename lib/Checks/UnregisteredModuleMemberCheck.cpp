@@ -21,10 +21,10 @@ void UnregisteredModuleMemberCheck::registerMatchers(MatchFinder *Finder) {
   // `fc->weight = torch::zeros(...)`: a new, unregistered tensor in place of
   // the layer's registered one.
   Finder->addMatcher(
-      cxxOperatorCallExpr(hasOverloadedOperatorName("="), argumentCountIs(2),
-                          hasArgument(0, ignoringParenImpCasts(
-                                             memberExpr().bind("member"))),
-                          unless(isExpansionInSystemHeader()))
+      cxxOperatorCallExpr(
+          hasOverloadedOperatorName("="), argumentCountIs(2),
+          hasArgument(0, ignoringParenImpCasts(memberExpr().bind("member"))),
+          unless(isExpansionInSystemHeader()))
           .bind("rebinding"),
       this);
 }
@@ -56,8 +56,8 @@ void UnregisteredModuleMemberCheck::reportRebinding(
   if (!Field || !isRegisteredLayerTensor(Field))
     return;
   const Expr *Value = Assignment->getArg(1);
-  std::string Target = writtenText(Member->getSourceRange(),
-                                   Field->getASTContext());
+  std::string Target =
+      writtenText(Member->getSourceRange(), Field->getASTContext());
   // `w = load_into(w, v)`, `w = w.copy_(v)`: the value may be the registered
   // tensor itself, handed back.
   if (!Target.empty() && mayReturnItsOperand(Value, Target))
@@ -71,13 +71,13 @@ void UnregisteredModuleMemberCheck::reportRebinding(
                    "trained or moved; copy the values in with "
                    "'%0.set_data(...)'")
               << Target;
-  SourceLocation ValueEnd = Lexer::getLocForEndOfToken(
-      Value->getEndLoc(), 0, Sources, getLangOpts());
+  SourceLocation ValueEnd =
+      Lexer::getLocForEndOfToken(Value->getEndLoc(), 0, Sources, getLangOpts());
   if (Member->getEndLoc().isMacroID() || Value->getBeginLoc().isMacroID() ||
       ValueEnd.isInvalid())
     return;
-  SourceLocation TargetEnd = Lexer::getLocForEndOfToken(
-      Member->getEndLoc(), 0, Sources, getLangOpts());
+  SourceLocation TargetEnd = Lexer::getLocForEndOfToken(Member->getEndLoc(), 0,
+                                                        Sources, getLangOpts());
   Diag << FixItHint::CreateReplacement(
               CharSourceRange::getCharRange(TargetEnd, Value->getBeginLoc()),
               ".set_data(")
@@ -99,55 +99,120 @@ void UnregisteredModuleMemberCheck::check(
   // A constructor defined in another file may register anything: the
   // members are not judged from here (ModuleMembers.h).
   const ModuleMembers Members = collectModuleMembers(Class);
-  const SourceManager &Sources = *Result.SourceManager;
+  llvm::SmallVector<UnregisteredMember, 8> Unregistered;
+  bool RegistersAny = false;
   for (const auto &[Field, Use] : Members.Members) {
+    RegistersAny |= Use.Registered;
     // A tensor member is reported only when it is meant to be trained; a
     // constant kept on the host on purpose is not a bug.
     if (Use.Registered || Use.SetAt.isInvalid() ||
         (!Use.IsSubmodule && !Use.RequiresGrad))
       continue;
+    // A class without forward() that hands the member out is a holder: the
+    // program runs, moves and trains the member itself, and registering it
+    // in the holder changes nothing the program does.
+    if (!Members.HasForward && Use.HandedOut)
+      continue;
     // A submodule without weights has nothing to move or train: it matters
     // only when it behaves by mode (Dropout), and misses train()/eval().
     const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());
-    enum { Parameter, SubmoduleWithWeights, ModeDependentSubmodule } Kind;
+    MemberKind Kind;
     if (!Use.IsSubmodule)
-      Kind = Parameter;
+      Kind = MemberKind::Parameter;
     else if (moduleHoldsParameters(Submodule))
-      Kind = SubmoduleWithWeights;
+      Kind = MemberKind::SubmoduleWithWeights;
     else if (moduleDependsOnTrainingMode(Submodule))
-      Kind = ModeDependentSubmodule;
+      Kind = MemberKind::ModeDependentSubmodule;
     else
       continue; // ReLU, MaxPool2d, a stateless module of the user's:
                 // registering them changes nothing.
-    if (!ReportedFields.insert(Field->getLocation().getRawEncoding()).second)
+    if (ReportedFields.contains(Field->getLocation().getRawEncoding()))
       continue;
-    llvm::StringRef Register =
-        Use.IsSubmodule ? "register_module" : "register_parameter";
-    {
-      auto Diag =
-          diag(Use.SetAt,
-               "%select{parameter|submodule|submodule}0 '%1' is never passed "
-               "to '%2'; %select{'to(device)' will not move it and "
-               "'parameters()' will not return it, so the optimizer never "
-               "trains it|'to(device)' will not move it and 'parameters()' "
-               "will not return its parameters, so the optimizer never trains "
-               "them|'train()' and 'eval()' will not reach it, so it stays in "
-               "training mode when the model is evaluated}0")
-          << Kind << Field->getName() << Register;
-      const Expr *Value = Use.SetValue;
-      if (Value && !Value->getBeginLoc().isMacroID() &&
-          !Value->getEndLoc().isMacroID()) {
-        SourceLocation End = Lexer::getLocForEndOfToken(Value->getEndLoc(), 0,
-                                                        Sources, getLangOpts());
-        Diag << FixItHint::CreateInsertion(
-                    Value->getBeginLoc(),
-                    (Register + "(\"" + Field->getName() + "\", ").str())
-             << FixItHint::CreateInsertion(End, ")");
-      }
-    }
-    diag(Field->getLocation(), "'%0' is declared here", DiagnosticIDs::Note)
-        << Field->getName();
+    Unregistered.push_back({Field, &Use, Kind});
   }
+  for (const UnregisteredMember &Member : Unregistered)
+    ReportedFields.insert(Member.Field->getLocation().getRawEncoding());
+  // A class that registers none of them forgot registration as a whole:
+  // one finding, whose fix-its register every member.
+  if (Unregistered.size() > 1 && !RegistersAny) {
+    reportClass(Class, Unregistered, *Result.SourceManager);
+    return;
+  }
+  for (const UnregisteredMember &Member : Unregistered)
+    reportMember(Member, *Result.SourceManager);
+}
+
+static llvm::StringRef registrationFor(const ModuleMember &Use) {
+  return Use.IsSubmodule ? "register_module" : "register_parameter";
+}
+
+void UnregisteredModuleMemberCheck::addRegistrationFixIt(
+    DiagnosticBuilder &Diag, const UnregisteredMember &Member,
+    const SourceManager &Sources) {
+  const Expr *Value = Member.Use->SetValue;
+  if (!Value || Value->getBeginLoc().isMacroID() ||
+      Value->getEndLoc().isMacroID())
+    return;
+  SourceLocation End =
+      Lexer::getLocForEndOfToken(Value->getEndLoc(), 0, Sources, getLangOpts());
+  Diag << FixItHint::CreateInsertion(Value->getBeginLoc(),
+                                     (registrationFor(*Member.Use) + "(\"" +
+                                      Member.Field->getName() + "\", ")
+                                         .str())
+       << FixItHint::CreateInsertion(End, ")");
+}
+
+void UnregisteredModuleMemberCheck::reportMember(
+    const UnregisteredMember &Member, const SourceManager &Sources) {
+  {
+    auto Diag =
+        diag(Member.Use->SetAt,
+             "%select{parameter|submodule|submodule}0 '%1' is never passed "
+             "to '%2'; %select{'to(device)' will not move it and "
+             "'parameters()' will not return it, so the optimizer never "
+             "trains it|'to(device)' will not move it and 'parameters()' "
+             "will not return its parameters, so the optimizer never trains "
+             "them|'train()' and 'eval()' will not reach it, so it stays in "
+             "training mode when the model is evaluated}0")
+        << static_cast<int>(Member.Kind) << Member.Field->getName()
+        << registrationFor(*Member.Use);
+    addRegistrationFixIt(Diag, Member, Sources);
+  }
+  diag(Member.Field->getLocation(), "'%0' is declared here",
+       DiagnosticIDs::Note)
+      << Member.Field->getName();
+}
+
+void UnregisteredModuleMemberCheck::reportClass(
+    const CXXRecordDecl *Class, llvm::ArrayRef<UnregisteredMember> Members,
+    const SourceManager &Sources) {
+  bool AnySubmodule = false, AnyParameter = false, AnyWeights = false;
+  for (const UnregisteredMember &Member : Members) {
+    AnySubmodule |= Member.Use->IsSubmodule;
+    AnyParameter |= !Member.Use->IsSubmodule;
+    AnyWeights |= Member.Kind != MemberKind::ModeDependentSubmodule;
+  }
+  // 0: submodules, 1: parameters, 2: both.
+  unsigned What = AnySubmodule && AnyParameter ? 2 : AnyParameter ? 1 : 0;
+  {
+    auto Diag =
+        diag(Members.front().Use->SetAt,
+             "none of the %0 %select{submodules|parameters|submodules and "
+             "parameters}1 of '%2' is passed to %select{'register_module'|"
+             "'register_parameter'|'register_module' or "
+             "'register_parameter'}1; %select{'train()' and 'eval()' will not "
+             "reach them, so they stay in training mode when the model is "
+             "evaluated|'to(device)' will not move them and 'parameters()' "
+             "will not return them, so the optimizer never trains them}3")
+        << static_cast<unsigned>(Members.size()) << What << Class->getName()
+        << AnyWeights;
+    for (const UnregisteredMember &Member : Members)
+      addRegistrationFixIt(Diag, Member, Sources);
+  }
+  for (const UnregisteredMember &Member : Members.drop_front())
+    diag(Member.Use->SetAt, "'%0' is set here, without '%1'",
+         DiagnosticIDs::Note)
+        << Member.Field->getName() << registrationFor(*Member.Use);
 }
 
 } // namespace torchtidy

@@ -11,13 +11,18 @@
 // Also a new tensor assigned to a parameter a LibTorch layer registered
 // (`fc->weight = ...`), which leaves the registered one in its place.
 // Fix-it: `fc->weight.set_data(...)`.
+// A class that registers none of several such members gets one finding,
+// whose fix-its register them all; a class without forward() that hands a
+// member out through an accessor is a holder, and that member is not judged.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCHTIDY_CHECKS_UNREGISTEREDMODULEMEMBERCHECK_H
 #define TORCHTIDY_CHECKS_UNREGISTEREDMODULEMEMBERCHECK_H
 
+#include "Analysis/ModuleMembers.h"
 #include "Checks/LibTorchCheck.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace torchtidy {
@@ -31,6 +36,27 @@ public:
   void onEndOfTranslationUnit() override { ReportedFields.clear(); }
 
 private:
+  /// Why registering a member would change something; the order is the
+  /// %select order of the findings' wording.
+  enum class MemberKind {
+    Parameter,
+    SubmoduleWithWeights,
+    ModeDependentSubmodule
+  };
+  struct UnregisteredMember {
+    const clang::FieldDecl *Field;
+    const ModuleMember *Use;
+    MemberKind Kind;
+  };
+  void reportMember(const UnregisteredMember &Member,
+                    const clang::SourceManager &Sources);
+  void reportClass(const clang::CXXRecordDecl *Class,
+                   llvm::ArrayRef<UnregisteredMember> Members,
+                   const clang::SourceManager &Sources);
+  /// Wraps the member's value in register_module/register_parameter.
+  void addRegistrationFixIt(clang::DiagnosticBuilder &Diag,
+                            const UnregisteredMember &Member,
+                            const clang::SourceManager &Sources);
   void reportRebinding(const clang::CXXOperatorCallExpr *Assignment,
                        const clang::MemberExpr *Member,
                        const clang::SourceManager &Sources);

@@ -150,3 +150,19 @@ struct DefinedElsewhere : torch::nn::Module {
   torch::nn::Dropout drop{torch::nn::DropoutOptions(0.5)};
   torch::Tensor weight = torch::ones({2}, torch::requires_grad());
 };
+
+// A holder: no forward() of its own, and the member handed out through an
+// accessor. The program trains, moves and saves the Sequential it takes out;
+// registering it in the holder changes nothing it does. (Shaped like a
+// public DCGAN port.)
+class Generator : public torch::nn::Module {
+  torch::nn::Sequential main;
+
+public:
+  explicit Generator(int64_t nz) {
+    main = torch::nn::Sequential(torch::nn::ConvTranspose2d(nz, 64, 4),
+                                 torch::nn::BatchNorm2d(64),
+                                 torch::nn::Functional(torch::relu));
+  }
+  torch::nn::Sequential get_module() { return main; }
+};

@@ -31,13 +31,16 @@ struct Head : torch::nn::Module {
   }
 };
 using Layer = torch::nn::Linear;
+// A class that registers some members: each one it forgot is a finding.
 struct Model : torch::nn::Module {
   Model() {
+    out = register_module("out", torch::nn::Linear(4, 4));
     head = std::make_shared<Head>();
     // CHECK: :[[@LINE-1]]:5: warning: submodule 'head' is never passed to 'register_module'; 'train()' and 'eval()' will not reach it
     encoder = Encoder();
     // CHECK: :[[@LINE-1]]:5: warning: submodule 'encoder' is never passed to 'register_module'
   }
+  torch::nn::Linear out{nullptr};
   std::shared_ptr<Head> head;
   Encoder encoder{nullptr};
   Layer extra{4, 4};
@@ -49,10 +52,12 @@ struct Affine : torch::nn::Module {
   Affine() {
     weight = torch::randn({4, 4}, torch::requires_grad());
     // CHECK: :[[@LINE-1]]:5: warning: parameter 'weight' is never passed to 'register_parameter'; 'to(device)' will not move it and 'parameters()' will not return it, so the optimizer never trains it
+    scale = register_parameter("scale", torch::ones({4}));
     bias = torch::zeros({4});
     bias.requires_grad_();
     // CHECK: :[[@LINE-2]]:5: warning: parameter 'bias' is never passed to 'register_parameter'
   }
+  torch::Tensor scale;
   at::Tensor weight;
   torch::Tensor bias;
 };
@@ -102,6 +107,7 @@ struct OpaqueForward : torch::nn::Module {
 };
 struct Detector : torch::nn::Module {
   Detector() {
+    neck = register_module("neck", torch::nn::Conv2d(64, 64, 1));
     backbone = std::make_shared<Backbone>(64);
     // CHECK: :[[@LINE-1]]:5: warning: submodule 'backbone' is never passed to 'register_module'; 'to(device)' will not move it
     regulariser = std::make_shared<WithDropout>();
@@ -109,6 +115,7 @@ struct Detector : torch::nn::Module {
     opaque = std::make_shared<OpaqueForward>();
     // CHECK: :[[@LINE-1]]:5: warning: submodule 'opaque' is never passed to 'register_module'; 'train()' and 'eval()' will not reach it
   }
+  torch::nn::Conv2d neck{nullptr};
   std::shared_ptr<Backbone> backbone;
   std::shared_ptr<WithDropout> regulariser;
   std::shared_ptr<OpaqueForward> opaque;
@@ -125,4 +132,49 @@ struct LocalSequential : torch::nn::Module {
     unused->push_back(conv);
   }
   torch::nn::Conv2d conv{nullptr};
+};
+
+// A class that registers none of its members forgot registration as a whole:
+// one finding, at the first member, with a note at each other one (the
+// fix-its register them all: fixits.cpp). The checks come first: the
+// finding's source excerpt spans every line its fix-its touch.
+// CHECK: :[[@LINE+6]]:5: warning: none of the 4 submodules and parameters of 'PNASNetImpl' is passed to 'register_module' or 'register_parameter'; 'to(device)' will not move them and 'parameters()' will not return them, so the optimizer never trains them
+// CHECK: :[[@LINE+6]]:5: note: 'bn' is set here, without 'register_module'
+// CHECK: :[[@LINE+6]]:5: note: 'cell' is set here, without 'register_module'
+// CHECK: :[[@LINE+6]]:5: note: 'gain' is set here, without 'register_parameter'
+struct PNASNetImpl : torch::nn::Module {
+  PNASNetImpl() {
+    stem = torch::nn::Conv2d(3, 44, 3);
+    bn = torch::nn::BatchNorm2d(44);
+    cell = torch::nn::Sequential(torch::nn::Conv2d(44, 44, 3), torch::nn::ReLU());
+    gain = torch::ones({1}, torch::requires_grad());
+    relu = torch::nn::ReLU(); // stateless: not counted
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return cell->forward(relu(bn(stem(x)))) * gain;
+  }
+  torch::nn::Conv2d stem{nullptr};
+  torch::nn::BatchNorm2d bn{nullptr};
+  torch::nn::Sequential cell{nullptr};
+  torch::Tensor gain;
+  torch::nn::ReLU relu{nullptr};
+};
+TORCH_MODULE(PNASNet);
+
+// Only mode-dependent members: the finding says what they miss.
+struct Regularised : torch::nn::Module {
+  Regularised() : drop1(0.1), drop2(0.3) {}
+  // CHECK: :[[@LINE-1]]:19: warning: none of the 2 submodules of 'Regularised' is passed to 'register_module'; 'train()' and 'eval()' will not reach them, so they stay in training mode when the model is evaluated
+  // CHECK: :[[@LINE-2]]:31: note: 'drop2' is set here, without 'register_module'
+  torch::Tensor forward(torch::Tensor x) { return drop2(drop1(x)); }
+  torch::nn::Dropout drop1, drop2;
+};
+
+// An accessor does not make a module that runs its members a holder.
+struct WithAccessor : torch::nn::Module {
+  WithAccessor() { fc = torch::nn::Linear(4, 4); }
+  // CHECK: :[[@LINE-1]]:20: warning: submodule 'fc' is never passed to 'register_module'
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear get() { return fc; }
+  torch::nn::Linear fc{nullptr};
 };
