@@ -23,7 +23,7 @@ struct Net : torch::nn::Module {
     register_module("conv2", conv2);
     register_module("conv2_drop", conv2_drop);
     register_module("fc1", fc1);
-    head = torch::nn::Linear(50, 10);
+    head = torch::nn::Linear(50, 10); // torchtidy-expect: libtorch-unregistered-module-member
   }
 
   torch::Tensor forward(torch::Tensor x) {
@@ -40,7 +40,7 @@ struct Net : torch::nn::Module {
   torch::nn::Conv2d conv2;
   torch::nn::Dropout2d conv2_drop;
   torch::nn::Linear fc1;
-  torch::nn::Linear head{nullptr}; // torchtidy-expect: libtorch-unregistered-module-member
+  torch::nn::Linear head{nullptr};
 };
 
 template <typename DataLoader>

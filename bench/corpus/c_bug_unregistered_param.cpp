@@ -11,7 +11,7 @@ struct ScaledBlock : torch::nn::Module {
     norm = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({n})));
     fc1 = register_module("fc1", torch::nn::Linear(n, 4 * n));
     fc2 = register_module("fc2", torch::nn::Linear(4 * n, n));
-    scale = torch::ones({n}).set_requires_grad(true);
+    scale = torch::ones({n}).set_requires_grad(true); // torchtidy-expect: libtorch-unregistered-module-member
     {
       torch::NoGradGuard no_grad;
       scale.mul_(init_scale);
@@ -25,7 +25,7 @@ struct ScaledBlock : torch::nn::Module {
 
   torch::nn::LayerNorm norm{nullptr};
   torch::nn::Linear fc1{nullptr}, fc2{nullptr};
-  torch::Tensor scale;  // torchtidy-expect: libtorch-unregistered-module-member
+  torch::Tensor scale;
 };
 
 struct ResMLP : torch::nn::Module {

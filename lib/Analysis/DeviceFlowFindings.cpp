@@ -151,12 +151,20 @@ void DeviceFlowPass::mergeSitesOfOneRootCause() {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<MixedDeviceSite> &Sites = Result.MixedSites;
   // The CFG is walked in block order, not source order: the first use is
-  // the first in the source.
-  llvm::stable_sort(Sites,
-                    [&](const MixedDeviceSite &A, const MixedDeviceSite &B) {
-                      return SM.isBeforeInTranslationUnit(
-                          A.Call->getBeginLoc(), B.Call->getBeginLoc());
-                    });
+  // the first to end in the source, so that of nested sites the inner one,
+  // evaluated first, comes first (`delta + c * gae`: the `*` meets `gae`
+  // before the `+` meets what it computed).
+  llvm::stable_sort(Sites, [&](const MixedDeviceSite &A,
+                               const MixedDeviceSite &B) {
+    // The whole call: CallExpr's own getBeginLoc/getEndLoc are an
+    // operator call's operator.
+    SourceRange RangeA = A.Call->getSourceRange(),
+                RangeB = B.Call->getSourceRange();
+    if (RangeA.getEnd() != RangeB.getEnd())
+      return SM.isBeforeInTranslationUnit(RangeA.getEnd(), RangeB.getEnd());
+    // Ending together, the one that starts later is inside the other.
+    return SM.isBeforeInTranslationUnit(RangeB.getBegin(), RangeA.getBegin());
+  });
   // Where the left-behind value's known history starts: the factory, the
   // batch read or the module's construction that put it on its device.
   // Values computed from it keep that history.

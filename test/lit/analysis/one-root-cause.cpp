@@ -51,3 +51,18 @@ void firstUseInSource(torch::Device device, int steps) {
     x = x * bias;
     // CHECK: :[[@LINE-1]]:{{[0-9]+}}: note: 'bias', or a value computed from it, also meets another device here
 }
+
+// Of nested sites, the inner one meets the host tensor first. A host tensor
+// updated around a loop from a device one stays the value left behind (the
+// op that mixes them throws), so the mix is seen in the loop.
+void nestedAndLoopCarried(torch::Device device, int steps) {
+  auto w = torch::ones({4}, device);
+  auto g = torch::zeros({4});
+  auto r = w + 2.0 * w * g;
+  // CHECK: :[[@LINE-1]]:{{22|24}}: warning: 'g' is on the CPU (created by 'torch::zeros' without a device) but '2.0 * w' is on 'device'
+  // CHECK: :[[@LINE-2]]:{{12|14}}: note: 'g', or a value computed from it, also meets another device here
+  auto acc = torch::zeros({4});
+  for (int i = 0; i < steps; ++i)
+    acc = w + 0.5 * acc;
+    // CHECK: :[[@LINE-1]]:{{11|13}}: warning: '0.5 * acc' is on the CPU (created by 'torch::zeros' without a device) but 'w' is on 'device'
+}
