@@ -45,7 +45,8 @@ HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
 # A source file that includes LibTorch, or uses it through a header of the
 # project (`#include "model.h"` and then `torch::Tensor`).
 USES_LIBTORCH = re.compile(rb"#\s*include\s*[<\"](torch/|ATen/)|\btorch::")
-THIRD_PARTY_INCLUDE_DIRS = ("/usr/include/opencv4", "/usr/include/stb")
+THIRD_PARTY_INCLUDE_DIRS = ("/usr/include/opencv4", "/usr/include/stb",
+                            "/usr/include/jsoncpp")
 
 
 def fail(message, code=2):
@@ -217,7 +218,8 @@ def main():
     flags = ["-std=c++17", "-isystem", args.include_dir, "-include-pch", pch,
              "-w"]
     # Third-party headers these projects use, where Debian's packages put
-    # them (libopencv-dev, libstb-dev): more units parse when installed.
+    # them (libopencv-dev, libstb-dev, libjsoncpp-dev; Boost is on the
+    # default path): more units parse when installed.
     for extra in THIRD_PARTY_INCLUDE_DIRS:
         if os.path.isdir(extra):
             flags += ["-isystem", extra]

@@ -139,6 +139,10 @@ FunctionSummary DeviceFlowPass::summarize() {
     return FunctionSummary();
   if (AtExit)
     collectEffects(*AtExit);
+  // A pass over data copies its result to the host once per pass.
+  Summary.RunsLoop |= Facts.hasLoops();
+  if (Summary.RunsLoop)
+    Summary.HostSyncs.clear();
   if (Summary.Result.Where.State == Placement::Knowledge::Unset)
     Summary.Result = AbstractValue::unknown();
   return std::move(Summary);

@@ -171,8 +171,12 @@ struct FunctionSummary {
   std::vector<ModuleInputRequirement> ModuleInputs;
   /// Tensor parameters the caller must pass on one device.
   std::vector<SameDeviceRequirement> SameDeviceParameters;
-  /// Copies to the host that every call makes.
+  /// Copies to the host that every call makes. Empty when RunsLoop.
   std::vector<HostSyncInFunction> HostSyncs;
+  /// The function loops, itself or in a helper it calls: it is a pass over
+  /// data (train(), evaluate()), and a loop that calls it is an epoch loop,
+  /// whose iterations are not the hot path.
+  bool RunsLoop = false;
 };
 
 /// Analyses one function definition. Never fails: code the model does not

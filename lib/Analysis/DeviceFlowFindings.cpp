@@ -239,11 +239,13 @@ void DeviceFlowPass::recordAccumulation(const Expr *Site,
   Result.Accumulations.push_back(std::move(Found));
 }
 
-const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) const {
+const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) {
   // The hot loop is an innermost one: a sync directly in an epoch loop
-  // runs once per epoch.
+  // runs once per epoch, whether the batch loop is written in it or in a
+  // helper it calls.
   const Stmt *Loop = Facts.innermostLoopAround(Site);
-  if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site))
+  if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site) ||
+      callsLoopingHelper(Loop))
     return nullptr;
   return Loop;
 }

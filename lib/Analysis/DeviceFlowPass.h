@@ -138,8 +138,12 @@ private:
                           const Expr *Added, bool IsContainer);
   void recordHostSync(const CallExpr *Call);
   /// The loop a copy to the host at Site runs in every iteration of: an
-  /// innermost loop, outside a periodic branch. Null when there is none.
-  const Stmt *hotLoopAround(const Stmt *Site) const;
+  /// innermost loop that calls no helper that loops, outside a periodic
+  /// branch. Null when there is none.
+  const Stmt *hotLoopAround(const Stmt *Site);
+  /// Whether Loop calls a helper of this TU that RunsLoop: then it is an
+  /// epoch loop around a pass over data.
+  bool callsLoopingHelper(const Stmt *Loop);
   void recordNonBlockingFromPageable(const CallExpr *Call,
                                      const AbstractValue &Source,
                                      const Placement &Target);
@@ -179,6 +183,8 @@ private:
   llvm::DenseSet<const Expr *> ReportedSites;
   /// Per example variable, the `.to(...)` one of its tensors was moved with.
   llvm::DenseMap<const ValueDecl *, std::string> SiblingMigrations;
+  /// callsLoopingHelper's answers.
+  llvm::DenseMap<const Stmt *, bool> EpochLoops;
   /// Modules already reported as passed, unmoved, to a helper that runs them
   /// on a device.
   llvm::DenseSet<StorageKey> ModulesLeftBehind;

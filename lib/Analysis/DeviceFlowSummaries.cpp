@@ -223,6 +223,8 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   applyModuleInputRequirements(Call, Callee, *Summary, Args);
   applySameDeviceRequirements(Call, Callee, *Summary);
   applyHostSyncs(Call, Callee, *Summary, Args);
+  if (Mode == PassMode::Summarize)
+    this->Summary.RunsLoop |= Summary->RunsLoop;
   for (const auto &[Changed, AtExit] : Summary->Effects) {
     AbstractValue Value =
         instantiate(AtExit, Callee, Call, Args, ExplainedByCallee);
@@ -388,6 +390,25 @@ void DeviceFlowPass::applySameDeviceRequirements(
     History.push_back(Required.InnerOp);
     recordMixedSite(Call, calleeDisplayName(Call), std::move(A), std::move(B));
   }
+}
+
+bool DeviceFlowPass::callsLoopingHelper(const Stmt *Loop) {
+  auto [It, Inserted] = EpochLoops.try_emplace(Loop, false);
+  if (!Inserted)
+    return It->second;
+  bool Found = false;
+  forEachStmt(Loop, [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Found || !Call)
+      return;
+    if (const FunctionDecl *Callee =
+            summarizableDefinition(Call, Ctx.getSourceManager()))
+      if (const FunctionSummary *Summary = deviceFlowSummaryOf(Callee, Ctx))
+        Found = Summary->RunsLoop;
+  });
+  // The map may have grown while helpers were summarised.
+  EpochLoops[Loop] = Found;
+  return Found;
 }
 
 void DeviceFlowPass::applyHostSyncs(const CallExpr *Call,

@@ -52,6 +52,8 @@ public:
 
   /// Inside the scope of a live NoGradGuard / InferenceMode.
   bool isInNoGradScope(const clang::Stmt *S) const;
+  /// Whether the body has a loop at all.
+  bool hasLoops() const { return !Loops.empty(); }
   /// The innermost loop whose body or header contains S, or null.
   const clang::Stmt *innermostLoopAround(const clang::Stmt *S) const;
   /// Whether another loop is nested in this one: then this one is an outer
