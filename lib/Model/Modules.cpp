@@ -1,0 +1,312 @@
+//===--- Modules.cpp - torch::nn modules and their registration -----------===//
+
+#include "Model/Modules.h"
+
+#include "Model/ModelDetail.h"
+#include "Model/SourceText.h"
+#include "Model/TorchTypes.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace torchtidy {
+using namespace model_detail;
+
+namespace {
+
+/// The ModuleHolder<Impl> base of a holder class such as torch::nn::Linear.
+const CXXRecordDecl *moduleHolderImpl(const CXXRecordDecl *RD,
+                                      unsigned Depth = 0) {
+  if (!RD || Depth > 16)
+    return nullptr;
+  if (isRecordNamed(RD, "torch::nn::ModuleHolder"))
+    return recordOf(firstTemplateTypeArgument(RD));
+  if (!RD->hasDefinition())
+    return nullptr;
+  for (const CXXBaseSpecifier &Base : RD->getDefinition()->bases())
+    if (const CXXRecordDecl *Impl =
+            moduleHolderImpl(recordOf(Base.getType()), Depth + 1))
+      return Impl;
+  return nullptr;
+}
+
+const CXXRecordDecl *pointeeRecord(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *PT = T->getAs<PointerType>())
+    return recordOf(PT->getPointeeType());
+  return recordOf(T);
+}
+
+} // namespace
+
+bool isModuleClass(const CXXRecordDecl *RD) {
+  return isOrDerivesFrom(RD, "torch::nn::Module");
+}
+
+const CXXRecordDecl *moduleClassOf(QualType T) {
+  const CXXRecordDecl *RD = pointeeRecord(T);
+  if (!RD)
+    return nullptr;
+  if (isRecordNamed(RD, "std::shared_ptr")) {
+    const CXXRecordDecl *Pointee = recordOf(firstTemplateTypeArgument(RD));
+    return isModuleClass(Pointee) ? Pointee : nullptr;
+  }
+  if (const CXXRecordDecl *Impl = moduleHolderImpl(RD))
+    return Impl;
+  return isModuleClass(RD) ? RD : nullptr;
+}
+
+bool isModuleType(QualType T) { return moduleClassOf(T) != nullptr; }
+
+bool isModuleHandleType(QualType T) {
+  const CXXRecordDecl *Module = moduleClassOf(T);
+  return Module && pointeeRecord(T) != Module;
+}
+
+bool isModuleHolderType(QualType T) {
+  return moduleHolderImpl(recordOf(T)) != nullptr;
+}
+
+bool isModuleRegistrationCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !isInLibTorchNamespace(Callee))
+    return false;
+  llvm::StringRef Name = plainName(Callee);
+  return Name == "register_module" || Name == "register_parameter" ||
+         Name == "register_buffer";
+}
+
+bool isRegisteredLayerTensor(const FieldDecl *Field) {
+  const auto *Layer = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
+  return Layer && isTensorType(Field->getType()) && isModuleClass(Layer) &&
+         isInLibTorchNamespace(Layer);
+}
+
+bool isModuleContainerType(QualType T) {
+  const CXXRecordDecl *Module = moduleClassOf(T);
+  if (!Module || !isInLibTorchNamespace(Module))
+    return false;
+  return isOneOf(plainName(Module),
+                 {"SequentialImpl", "ModuleListImpl", "ModuleDictImpl"});
+}
+
+bool isModuleContainerInsertion(const Expr *E) {
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() > 0 &&
+           !Construct->getConstructor()->isCopyOrMoveConstructor() &&
+           isModuleContainerType(Construct->getType());
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee)
+    return false;
+  if (plainName(Callee) == "make_shared" && isInStandardLibrary(Callee))
+    return Call->getNumArgs() > 0 && isModuleContainerType(Call->getType());
+  const Expr *Object = callObject(Call);
+  return Object && isModuleContainerType(Object->getType()) &&
+         isOneOf(plainName(Callee),
+                 {"push_back", "emplace_back", "extend", "insert", "update"});
+}
+
+namespace {
+bool holdsParameters(const CXXRecordDecl *ModuleClass, unsigned Depth);
+
+/// Whether S or anything in it is a call that Is accepts.
+bool containsCall(const Stmt *S,
+                  llvm::function_ref<bool(const CallExpr *)> Is) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && Is(Call))
+    return true;
+  return S && llvm::any_of(S->children(), [&](const Stmt *Child) {
+           return containsCall(Child, Is);
+         });
+}
+
+/// A registration that gives a module state: register_parameter,
+/// register_buffer, or register_module of a module that holds parameters.
+bool isStatefulRegistration(const CallExpr *Call, unsigned Depth) {
+  if (!isModuleRegistrationCall(Call))
+    return false;
+  const CXXRecordDecl *Registered = moduleClassOf(Call->getType());
+  return !Registered || holdsParameters(Registered, Depth + 1);
+}
+
+/// A call of torch::nn::Module::is_training().
+bool isTrainingModeRead(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee && plainName(Callee) == "is_training" &&
+         isInLibTorchNamespace(Callee);
+}
+
+/// The definition of a method as written: for a member of a class template
+/// instantiation, the template's (instantiations define only what is used).
+const FunctionDecl *writtenDefinition(const CXXMethodDecl *Method) {
+  const FunctionDecl *Written = Method->getTemplateInstantiationPattern();
+  if (!Written)
+    Written = Method;
+  const FunctionDecl *Definition = nullptr;
+  return Written->hasBody(Definition) ? Definition : nullptr;
+}
+
+/// A constructor or method the class declares but this translation unit does
+/// not define: what it does cannot be seen.
+bool isDefinedElsewhere(const CXXMethodDecl *Method) {
+  return !Method->isImplicit() && !Method->isDefaulted() &&
+         !Method->isDeleted() && !Method->isPureVirtual() &&
+         !writtenDefinition(Method);
+}
+
+/// The user module classes this one derives from (LibTorch's own bases,
+/// Module and Cloneable, say nothing about it).
+llvm::SmallVector<const CXXRecordDecl *, 2>
+userModuleBases(const CXXRecordDecl *Def) {
+  llvm::SmallVector<const CXXRecordDecl *, 2> Bases;
+  for (const CXXBaseSpecifier &Base : Def->bases())
+    if (const CXXRecordDecl *RD = recordOf(Base.getType());
+        RD && isModuleClass(RD) && !isInLibTorchNamespace(RD))
+      Bases.push_back(RD);
+  return Bases;
+}
+
+/// Past this many nested module classes the answer is "it may".
+constexpr unsigned MaxModuleNesting = 8;
+
+bool dependsOnTrainingMode(const CXXRecordDecl *ModuleClass, unsigned Depth);
+
+/// A module of the user's behaves by mode when its code reads is_training(),
+/// when it holds a module that does, or when code that could do either is
+/// defined in another translation unit.
+bool userModuleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass,
+                                     unsigned Depth) {
+  const CXXRecordDecl *Def = ModuleClass->getDefinition();
+  if (!Def || Depth > MaxModuleNesting)
+    return true;
+  for (const CXXMethodDecl *Method : Def->methods()) {
+    if (isDefinedElsewhere(Method))
+      return true;
+    if (const FunctionDecl *Definition = writtenDefinition(Method);
+        Definition && containsCall(Definition->getBody(), isTrainingModeRead))
+      return true;
+  }
+  for (const FieldDecl *Field : Def->fields())
+    if (const CXXRecordDecl *Sub = moduleClassOf(Field->getType());
+        Sub && dependsOnTrainingMode(Sub, Depth + 1))
+      return true;
+  return llvm::any_of(userModuleBases(Def), [&](const CXXRecordDecl *Base) {
+    return dependsOnTrainingMode(Base, Depth + 1);
+  });
+}
+
+bool dependsOnTrainingMode(const CXXRecordDecl *ModuleClass, unsigned Depth) {
+  if (!ModuleClass)
+    return false;
+  if (!llvm::StringRef(stableQualifiedName(ModuleClass))
+           .starts_with("torch::nn::"))
+    return userModuleDependsOnTrainingMode(ModuleClass, Depth);
+  llvm::StringRef Short = plainName(ModuleClass);
+  Short.consume_back("Impl");
+  return Short.ends_with("Dropout") || Short.starts_with("Dropout");
+}
+
+/// A module of the user's holds parameters when it has tensor members or
+/// submodules that hold parameters, registers a parameter, a buffer or such a
+/// submodule, derives from a module that does, or has a constructor defined
+/// in another translation unit (which may register).
+bool userModuleHoldsParameters(const CXXRecordDecl *ModuleClass,
+                               unsigned Depth) {
+  const CXXRecordDecl *Def = ModuleClass->getDefinition();
+  if (!Def || Depth > MaxModuleNesting)
+    return true; // Declared only: nothing says it has none.
+  for (const FieldDecl *Field : Def->fields()) {
+    if (isTensorType(Field->getType()) ||
+        isTensorContainerType(Field->getType()))
+      return true;
+    if (const CXXRecordDecl *Sub = moduleClassOf(Field->getType());
+        Sub && holdsParameters(Sub, Depth + 1))
+      return true;
+  }
+  for (const CXXConstructorDecl *Ctor : Def->ctors()) {
+    if (isDefinedElsewhere(Ctor))
+      return true;
+    if (const FunctionDecl *Definition = writtenDefinition(Ctor);
+        Definition &&
+        containsCall(Definition->getBody(), [&](const CallExpr *Call) {
+          return isStatefulRegistration(Call, Depth);
+        }))
+      return true;
+  }
+  return llvm::any_of(userModuleBases(Def), [&](const CXXRecordDecl *Base) {
+    return holdsParameters(Base, Depth + 1);
+  });
+}
+
+bool holdsParameters(const CXXRecordDecl *ModuleClass, unsigned Depth) {
+  if (!ModuleClass)
+    return false;
+  std::string Name = stableQualifiedName(ModuleClass);
+  if (Name == "torch::nn::Module")
+    return true; // A type-erased module (e.g. loaded): assume it has weights.
+  if (llvm::StringRef(Name).starts_with("torch::nn::")) {
+    static const llvm::StringSet<> WithParameters = {"Linear",
+                                                     "Bilinear",
+                                                     "Conv1d",
+                                                     "Conv2d",
+                                                     "Conv3d",
+                                                     "ConvTranspose1d",
+                                                     "ConvTranspose2d",
+                                                     "ConvTranspose3d",
+                                                     "BatchNorm1d",
+                                                     "BatchNorm2d",
+                                                     "BatchNorm3d",
+                                                     "InstanceNorm1d",
+                                                     "InstanceNorm2d",
+                                                     "InstanceNorm3d",
+                                                     "LayerNorm",
+                                                     "GroupNorm",
+                                                     "Embedding",
+                                                     "EmbeddingBag",
+                                                     "RNN",
+                                                     "LSTM",
+                                                     "GRU",
+                                                     "RNNCell",
+                                                     "LSTMCell",
+                                                     "GRUCell",
+                                                     "MultiheadAttention",
+                                                     "Transformer",
+                                                     "TransformerEncoder",
+                                                     "TransformerDecoder",
+                                                     "TransformerEncoderLayer",
+                                                     "TransformerDecoderLayer",
+                                                     "PReLU",
+                                                     "Sequential",
+                                                     "ModuleList",
+                                                     "ModuleDict",
+                                                     "ParameterList",
+                                                     "ParameterDict"};
+    llvm::StringRef Short = plainName(ModuleClass);
+    Short.consume_back("Impl");
+    return WithParameters.contains(Short);
+  }
+  return userModuleHoldsParameters(ModuleClass, Depth);
+}
+} // namespace
+
+bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
+  return holdsParameters(ModuleClass, 0);
+}
+
+bool moduleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass) {
+  return dependsOnTrainingMode(ModuleClass, 0);
+}
+
+bool moduleReturnsScalar(const CXXRecordDecl *ModuleClass) {
+  if (!ModuleClass)
+    return false;
+  return llvm::StringRef(stableQualifiedName(ModuleClass))
+             .starts_with("torch::nn::") &&
+         plainName(ModuleClass).ends_with("LossImpl");
+}
+
+} // namespace torchtidy

@@ -1,0 +1,84 @@
+//===--- Modules.h - torch::nn modules and their registration ---*- C++ -*-===//
+//
+// The module facet of the LibTorch model: which classes are torch::nn modules
+// and how a value holds one (a ModuleHolder, a shared_ptr, the object), what
+// registers a member with its module (register_module/_parameter/_buffer,
+// containers such as Sequential), and what a module class implies: whether it
+// holds parameters, depends on train()/eval() or returns a 0-dim loss. A
+// module has a device of its own, its parameters', which its inputs must
+// match, and only what is registered moves with ->to(device).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_MODEL_MODULES_H
+#define TORCHTIDY_MODEL_MODULES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
+
+namespace torchtidy {
+
+bool isModuleType(clang::QualType T);
+
+/// torch::nn::Module or a class derived from it.
+bool isModuleClass(const clang::CXXRecordDecl *RD);
+
+/// The torch::nn::Module subclass behind a module-typed value: the `Impl` of a
+/// ModuleHolder, the pointee of a shared_ptr, or the class itself.
+const clang::CXXRecordDecl *moduleClassOf(clang::QualType T);
+
+/// A shared handle to a module: a ModuleHolder (torch::nn::Linear, any
+/// TORCH_MODULE) or a std::shared_ptr to a Module subclass. Handles are what
+/// register_module takes; a module held by value cannot be registered.
+bool isModuleHandleType(clang::QualType T);
+
+/// A ModuleHolder (torch::nn::Linear, any TORCH_MODULE): unlike a
+/// shared_ptr, a default-constructed holder already holds a module.
+bool isModuleHolderType(clang::QualType T);
+
+/// A call of torch::nn::Module's register_module, register_parameter or
+/// register_buffer: what makes a member part of the module for ->to(),
+/// parameters() and serialization.
+bool isModuleRegistrationCall(const clang::CallExpr *Call);
+
+/// A tensor member of one of LibTorch's own modules (`LinearImpl::weight`,
+/// `BatchNorm2dImpl::running_mean`): a parameter or buffer the layer
+/// registered. Assigning a new tensor to it rebinds the member and leaves
+/// the registered tensor in parameters(), buffers() and to(device).
+bool isRegisteredLayerTensor(const clang::FieldDecl *Field);
+
+/// torch::nn::Sequential, ModuleList or ModuleDict (holder, Impl or
+/// shared_ptr): a module whose children are registered when added, so a
+/// layer added to a registered container is registered too.
+bool isModuleContainerType(clang::QualType T);
+
+/// An expression that adds modules to a container module: a call of
+/// `seq->push_back(m)`, `emplace_back`, `extend`, `insert` or `update`, or
+/// the container's construction from modules (`torch::nn::Sequential(a, b)`,
+/// `std::make_shared<torch::nn::SequentialImpl>(a, b)`). The modules are
+/// among its arguments.
+bool isModuleContainerInsertion(const clang::Expr *E);
+
+/// Whether a module of this class owns (or may own) parameters or buffers, so
+/// that it has a device that its inputs must match. Built-in layers such as
+/// Linear do; losses and activations do not; a user module does when it has
+/// tensor or module members, registers anything, or has a constructor that
+/// this translation unit cannot see.
+bool moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
+
+/// Whether a module may behave differently in training and evaluation, so
+/// that it must hear the model's train()/eval(): among the built-ins the
+/// dropout family (those with weights aside); a module of the user's whose
+/// code reads is_training(), holds such a module, or is partly defined in
+/// another translation unit (it may).
+bool moduleDependsOnTrainingMode(const clang::CXXRecordDecl *ModuleClass);
+
+/// Whether calling this module class yields a 0-dim tensor (a loss module
+/// with its default mean reduction).
+bool moduleReturnsScalar(const clang::CXXRecordDecl *ModuleClass);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_MODEL_MODULES_H

@@ -1,0 +1,45 @@
+//===--- SourceText.h - How calls and expressions are written ---*- C++ -*-===//
+//
+// The source-text facet of the LibTorch model: how calls and expressions are
+// written, apart from what they mean. The object of a member call (through
+// holder-> and *), where the callee's parameters start among the arguments,
+// a callee's name as users write it, the text of a source range, and the
+// parentheses, casts, temporaries and moves that leave a value as it is. The
+// other facets look through expressions with these; findings quote code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_MODEL_SOURCETEXT_H
+#define TORCHTIDY_MODEL_SOURCETEXT_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include <string>
+
+namespace torchtidy {
+
+/// The object a member call is made on, or null for free functions. Sees
+/// through `holder->` (operator-> of ModuleHolder and shared_ptr) and `*`.
+const clang::Expr *callObject(const clang::CallExpr *Call);
+
+/// The index of the call argument bound to the callee's first parameter: 1
+/// in a member operator call (`closure(x)`: argument 0 is the object), else
+/// 0.
+unsigned firstParameterArgument(const clang::CallExpr *Call);
+
+/// A short name for a LibTorch callee as users write it ("torch::randn",
+/// "+", "forward").
+std::string calleeDisplayName(const clang::CallExpr *Call);
+
+/// The source text of a range as written: in the file, or, for code that
+/// comes from one macro definition or argument, there. Empty when the range
+/// is split between several (a macro body around a macro argument).
+std::string writtenText(clang::SourceRange Range, const clang::ASTContext &Ctx);
+
+/// Strips what does not change the value: parens, implicit casts, temporaries,
+/// copies and moves of the same type, std::move.
+const clang::Expr *ignoreValuePreserving(const clang::Expr *E);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_MODEL_SOURCETEXT_H

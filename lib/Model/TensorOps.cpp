@@ -1,0 +1,333 @@
+//===--- TensorOps.cpp - LibTorch calls, 0-dim results, autograd ----------===//
+
+#include "Model/TensorOps.h"
+
+#include "Model/ModelDetail.h"
+#include "Model/Modules.h"
+#include "Model/SourceText.h"
+#include "Model/TorchTypes.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace torchtidy {
+using namespace model_detail;
+
+namespace {
+
+/// c10::ArrayRef<at::Tensor> (torch::TensorList) and other tensor sequences
+/// that LibTorch functions take as one argument.
+bool isTensorSequenceType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return false;
+  if (!isRecordNamed(RD, "c10::ArrayRef") &&
+      !isRecordNamed(RD, "c10::IListRef") &&
+      !isRecordNamed(RD, "std::vector") &&
+      !isRecordNamed(RD, "std::initializer_list"))
+    return false;
+  return isTensorType(firstTemplateTypeArgument(RD));
+}
+
+bool isLossFunctionName(llvm::StringRef Name) {
+  return Name.ends_with("_loss") ||
+         isOneOf(Name, {"cross_entropy", "binary_cross_entropy",
+                        "binary_cross_entropy_with_logits", "kl_div"});
+}
+
+bool isReductionName(llvm::StringRef Name) {
+  return isOneOf(Name, {"sum", "mean", "max", "min", "prod", "norm", "amax",
+                        "amin", "std", "var", "all", "any"});
+}
+
+/// Calls that take tensors but legitimately combine devices or only read
+/// them: copying between devices, printing, serialising.
+bool isCrossDeviceOrIOName(llvm::StringRef Name) {
+  return isOneOf(Name, {"copy_", "set_", "index_put_", "index_put", "to",
+                        "save", "load", "print", "operator<<", "operator>>",
+                        "operator[]", "index", "is_same", "is_alias_of"});
+}
+
+/// Argument count that matters for overloads with defaults, e.g. sum().
+unsigned explicitArgCount(const CallExpr *Call) {
+  unsigned N = 0;
+  for (const Expr *Arg : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg))
+      ++N;
+  return N - firstParameterArgument(Call);
+}
+
+TorchCallKind classifyTensorMethod(llvm::StringRef Name, const CallExpr *Call) {
+  if (Name == "to" || Name == "cuda" || Name == "cpu")
+    return TorchCallKind::Migration;
+  if (Name == "detach")
+    return TorchCallKind::Detach;
+  if (Name == "item")
+    return TorchCallKind::ReadScalar;
+  if (Name == "device" || Name == "options")
+    return TorchCallKind::DeviceQuery;
+  if (Name == "backward")
+    return TorchCallKind::Backward;
+  if (Name == "requires_grad_")
+    return TorchCallKind::RequiresGrad;
+  if (Name == "add_" || Name == "operator+=")
+    return TorchCallKind::InPlaceAccumulate;
+  if (isCrossDeviceOrIOName(Name) || Name == "operator=")
+    return TorchCallKind::CrossDevice;
+  if (isReductionName(Name) && explicitArgCount(Call) == 0)
+    return TorchCallKind::Reduction;
+  return TorchCallKind::Op;
+}
+
+TorchCallKind classifyFreeFunction(const FunctionDecl *FD,
+                                   const CallExpr *Call) {
+  llvm::StringRef Name = plainName(FD);
+  std::string Qualified = stableQualifiedName(FD);
+  if (Qualified == "std::make_shared" && isModuleType(FD->getReturnType()))
+    return TorchCallKind::ModuleConstruction;
+  if (Qualified == "std::move" || Qualified == "std::forward")
+    return TorchCallKind::Other;
+  if (tupleElementIndex(Call))
+    return TorchCallKind::TupleElement;
+  if ((Qualified == "std::make_pair" || Qualified == "std::make_tuple" ||
+       Qualified == "std::forward_as_tuple" || Qualified == "std::tie") &&
+      isTensorTupleType(FD->getReturnType()))
+    return TorchCallKind::TupleConstruction;
+  if (!isInLibTorchNamespace(FD)) {
+    return FD->getOverloadedOperator() != OO_None &&
+                   isTensorType(FD->getReturnType())
+               ? TorchCallKind::Op
+               : TorchCallKind::Other;
+  }
+  if (Qualified == "torch::autograd::backward" ||
+      Qualified == "torch::autograd::grad")
+    return TorchCallKind::Backward;
+  if (isTensorOptionsType(FD->getReturnType())) {
+    if (Name == "device")
+      return TorchCallKind::TensorOptionsSet;
+    if (Name == "requires_grad" && Call->getNumArgs() > 0 &&
+        isLiteralTrue(Call->getArg(0)))
+      return TorchCallKind::RequiresGrad;
+    return TorchCallKind::TensorOptionsKeep;
+  }
+  if (Name == "from_blob")
+    return TorchCallKind::FromBlob;
+  if (Name == "tensor" && isTensorType(FD->getReturnType()))
+    return TorchCallKind::TensorLiteral;
+  if (Name.ends_with("_like"))
+    return TorchCallKind::LikeFactory;
+  if (isCrossDeviceOrIOName(FD->getNameAsString()))
+    return TorchCallKind::CrossDevice;
+  // torch::stack(tensors) with a vector variable: its elements are not
+  // visible here, but it combines tensors; it creates nothing on the host.
+  bool HasTensorOperand = !tensorOperands(Call).empty() ||
+                          llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+                            return isTensorSequenceType(Arg->getType());
+                          });
+  if (isTensorType(FD->getReturnType()) && !HasTensorOperand)
+    return TorchCallKind::Factory;
+  if (!HasTensorOperand)
+    return TorchCallKind::Other;
+  if (isLossFunctionName(Name))
+    return TorchCallKind::LossFunction;
+  if (isReductionName(Name) && explicitArgCount(Call) == 1)
+    return TorchCallKind::Reduction;
+  return TorchCallKind::Op;
+}
+
+} // namespace
+
+TorchCallKind classifyCall(const CallExpr *Call) {
+  const FunctionDecl *FD = calleeOf(Call);
+  if (!FD)
+    return TorchCallKind::Other;
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  if (!Method || Method->isStatic())
+    return classifyFreeFunction(FD, Call);
+
+  const Expr *Object = callObject(Call);
+  QualType ObjectType = Object ? Object->getType() : QualType();
+  std::string Name = FD->getNameAsString();
+
+  if (isModuleType(ObjectType)) {
+    if (Name == "to" || Name == "cuda" || Name == "cpu")
+      return TorchCallKind::ModuleMigration;
+    if (Name == "forward" || Name == "operator()")
+      return TorchCallKind::ModuleForward;
+    return TorchCallKind::Other;
+  }
+  if (isTensorType(ObjectType) || isTensorClass(Method->getParent()))
+    return classifyTensorMethod(Name, Call);
+  if (isTensorOptionsType(ObjectType)) {
+    if (Name == "device")
+      return TorchCallKind::TensorOptionsSet;
+    if (Name == "requires_grad" && Call->getNumArgs() > 0 &&
+        isLiteralTrue(Call->getArg(0)))
+      return TorchCallKind::RequiresGrad;
+    return TorchCallKind::TensorOptionsKeep;
+  }
+  if (isTensorContainerType(ObjectType) &&
+      (Name == "push_back" || Name == "emplace_back" || Name == "push_front" ||
+       Name == "emplace_front"))
+    return TorchCallKind::ContainerAppend;
+  return TorchCallKind::Other;
+}
+
+const Expr *lossPrediction(const CallExpr *Call) {
+  const Expr *Object = callObject(Call);
+  bool IsLoss =
+      classifyCall(Call) == TorchCallKind::LossFunction ||
+      (Object && moduleReturnsScalar(moduleClassOf(Object->getType())));
+  if (!IsLoss)
+    return nullptr;
+  for (const Expr *Input : tensorOperands(Call))
+    if (Input != Object)
+      return Input;
+  return nullptr;
+}
+
+llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
+  llvm::SmallVector<const Expr *, 4> Operands;
+  const Expr *Object = callObject(Call);
+  if (Object && isTensorType(Object->getType()))
+    Operands.push_back(Object);
+  unsigned First = (isa<CXXOperatorCallExpr>(Call) && Object) ? 1 : 0;
+  for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    if (isTensorType(Arg->getType())) {
+      Operands.push_back(Arg);
+      continue;
+    }
+    if (!isTensorSequenceType(Arg->getType()))
+      continue;
+    // torch::cat({a, b}): the braced list, under conversions.
+    const Expr *Inner = Arg;
+    while (true) {
+      Inner = Inner->IgnoreImplicit();
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner);
+          Construct && Construct->getNumArgs() >= 1) {
+        Inner = Construct->getArg(0);
+        continue;
+      }
+      if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(Inner)) {
+        Inner = Std->getSubExpr();
+        continue;
+      }
+      break;
+    }
+    if (const auto *List = dyn_cast<InitListExpr>(Inner))
+      for (const Expr *Element : List->inits())
+        if (isTensorType(Element->getType()))
+          Operands.push_back(Element);
+  }
+  return Operands;
+}
+
+bool isInPlaceCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  return Callee && isInLibTorchNamespace(Callee) &&
+         plainName(Callee).ends_with("_");
+}
+
+std::optional<InPlaceWrite> inPlaceWriteOf(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee)
+    return std::nullopt;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+    const Expr *Target = Op->getArg(0);
+    bool IntoPart = viewedStorage(Target) != ignoreValuePreserving(Target);
+    if (!IntoPart || !isTensorType(Op->getArg(1)->getType()))
+      return std::nullopt;
+    return InPlaceWrite{Target, Op->getArg(1)};
+  }
+  const Expr *Object = callObject(Call);
+  if (!Object || !isTensorType(Object->getType()) ||
+      !isInLibTorchNamespace(Callee))
+    return std::nullopt;
+  llvm::StringRef Name = plainName(Callee);
+  // The written values are the last tensor argument of each.
+  if (!isOneOf(Name, {"copy_", "index_put_", "index_copy_", "masked_scatter_",
+                      "scatter_", "index_add_"}))
+    return std::nullopt;
+  for (unsigned I = Call->getNumArgs(); I > firstParameterArgument(Call); --I)
+    if (isTensorType(Call->getArg(I - 1)->getType()))
+      return InPlaceWrite{Object, Call->getArg(I - 1)};
+  return std::nullopt;
+}
+
+const Expr *viewedStorage(const Expr *E) {
+  E = ignoreValuePreserving(E);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee)
+    return E;
+  const Expr *Object = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    Object = Op->getArg(0);
+  else if (isOneOf(plainName(Callee),
+                   {"index", "select", "narrow", "slice", "at"}))
+    Object = callObject(Call);
+  if (!Object || !(isTensorType(Object->getType()) ||
+                   isTensorContainerType(Object->getType())))
+    return E;
+  return viewedStorage(Object);
+}
+
+bool isScalarTensorLiteral(const CallExpr *Call) {
+  if (explicitArgCount(Call) != 1)
+    return false;
+  const Expr *Arg = Call->getArg(0);
+  while (true) {
+    Arg = Arg->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
+        Construct && Construct->getNumArgs() == 1) {
+      Arg = Construct->getArg(0);
+      continue;
+    }
+    break;
+  }
+  if (isa<InitListExpr>(Arg) || isa<CXXStdInitializerListExpr>(Arg))
+    return false;
+  return Arg->getType()->isArithmeticType();
+}
+
+bool isScalarFactoryCall(const Expr *E) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(ignoreValuePreserving(E));
+  if (!Call)
+    return false;
+  TorchCallKind Kind = classifyCall(Call);
+  if (Kind == TorchCallKind::TensorLiteral)
+    return isScalarTensorLiteral(Call);
+  if (Kind != TorchCallKind::Factory)
+    return false;
+  if (plainName(Call->getDirectCallee()) == "scalar_tensor")
+    return true;
+  // torch::zeros({}) / torch::ones({}): an empty size list.
+  if (Call->getNumArgs() == 0)
+    return false;
+  const Expr *Sizes = Call->getArg(0)->IgnoreImplicit();
+  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Sizes)) {
+    if (Construct->getNumArgs() == 0)
+      return true;
+    Sizes = Construct->getArg(0)->IgnoreImplicit();
+  }
+  if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(Sizes))
+    Sizes = Std->getSubExpr()->IgnoreImplicit();
+  if (const auto *List = dyn_cast<InitListExpr>(Sizes))
+    return List->getNumInits() == 0;
+  return false;
+}
+
+bool isGradDisablingGuardType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return isRecordNamed(RD, "c10::NoGradGuard") ||
+         isRecordNamed(RD, "c10::InferenceMode") ||
+         isRecordNamed(RD, "at::NoGradGuard");
+}
+
+} // namespace torchtidy

@@ -1,0 +1,101 @@
+//===--- TensorOps.h - LibTorch calls, 0-dim results, autograd --*- C++ -*-===//
+//
+// The op facet of the LibTorch model: how a call relates to placement
+// (TorchCallKind: factories, migrations, ops, reductions, losses, ...) and
+// which of its arguments carry tensors; the 0-dim rule: full reductions,
+// losses and scalar factories make 0-dim tensors, and LibTorch lets a 0-dim
+// CPU tensor meet tensors on any device; and autograd history: in-place
+// writes, the views they write through, and the guards that turn recording
+// off.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_MODEL_TENSOROPS_H
+#define TORCHTIDY_MODEL_TENSOROPS_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace torchtidy {
+
+/// How a LibTorch call relates to placement.
+enum class TorchCallKind {
+  Other,         ///< Not a LibTorch call the model knows.
+  Factory,       ///< Creates a tensor: torch::zeros, randn, arange, ...
+  LikeFactory,   ///< *_like: follows its tensor argument's device.
+  FromBlob,      ///< Wraps caller memory: host unless options say so.
+  TensorLiteral, ///< torch::tensor(...): host unless options say so.
+  Migration,     ///< tensor.to(...), .cuda(), .cpu(): returns a moved copy.
+  Detach,        ///< .detach(): same device, no autograd history.
+  ReadScalar,    ///< .item(): a host number, not a tensor.
+  CrossDevice,   ///< copy_, index_put_, ...: operands may legitimately differ.
+  DeviceQuery,   ///< .device(), .options(): the tensor's device as a value.
+  Backward,      ///< .backward(), torch::autograd::backward/grad.
+  Reduction,     ///< sum(), mean(), ... without dimensions: 0-dim result.
+  LossFunction,  ///< torch::nn::functional::*_loss, cross_entropy: 0-dim.
+  Op,            ///< Any other LibTorch op on tensors.
+  TensorOptionsSet,   ///< TensorOptions::device(d), torch::device(d).
+  TensorOptionsKeep,  ///< TensorOptions::dtype(...), requires_grad(...), ...
+  RequiresGrad,       ///< tensor.requires_grad_(), options.requires_grad(true).
+  ModuleMigration,    ///< module->to(d), module.to(d), ->cuda(), ->cpu().
+  ModuleForward,      ///< module->forward(x), module(x).
+  ModuleConstruction, ///< std::make_shared<Net>(), torch::nn::Linear(...).
+  InPlaceAccumulate,  ///< tensor.add_(x), +=: grows the receiver in place.
+  ContainerAppend,    ///< tensors.push_back(x), emplace_back(x).
+  TupleElement,       ///< std::get<N>(t) on a tuple of tensors.
+  TupleConstruction,  ///< std::make_pair / make_tuple / tie of tensors.
+};
+
+/// Classifies a call by its callee (and, for methods, the object's type).
+TorchCallKind classifyCall(const clang::CallExpr *Call);
+
+/// The arguments of a call that carry tensors, in source order (the object of
+/// a method call first). TensorList arguments (`torch::cat({a, b})`) are
+/// flattened into their element expressions.
+llvm::SmallVector<const clang::Expr *, 4>
+tensorOperands(const clang::CallExpr *Call);
+
+/// For a loss (torch::nn::functional::cross_entropy, a loss module call):
+/// the prediction, its first tensor input. Its other inputs are targets,
+/// which belong wherever the prediction is. Null for any other call.
+const clang::Expr *lossPrediction(const clang::CallExpr *Call);
+
+/// A LibTorch call that works in place and hands back the tensor it worked
+/// on: the methods and functions whose names end in `_` (`copy_`, `zero_`,
+/// `torch::nn::init::normal_`).
+bool isInPlaceCall(const clang::CallExpr *Call);
+
+/// A write of one tensor's values into (part of) another, in place:
+/// `dst.copy_(v)`, `dst.index_put_(i, v)`, `dst.index_copy_(d, i, v)`,
+/// `dst.masked_scatter_(m, v)`, and assignment to an element or view,
+/// `dst[i] = v` (a tensor view, or an element of a std::vector of tensors).
+/// Outside no-grad code the destination takes on v's autograd history.
+struct InPlaceWrite {
+  const clang::Expr *Target = nullptr; ///< `dst`, `dst[i]` as written.
+  const clang::Expr *Value = nullptr;  ///< `v`.
+};
+std::optional<InPlaceWrite> inPlaceWriteOf(const clang::CallExpr *Call);
+
+/// The tensor, or std::vector of tensors, that an element or view
+/// expression is part of: `buf` for `buf[i]`, `buf.index({i})`,
+/// `buf.select(0, i)`, `buf.narrow(0, i, 1)`, `buf.slice(0, a, b)`,
+/// `v[i]` and `v.at(i)`, through any nesting. E itself when it is none.
+const clang::Expr *viewedStorage(const clang::Expr *E);
+
+/// Whether `torch::tensor(x)` makes a 0-dim tensor: a single arithmetic value,
+/// not a braced list.
+bool isScalarTensorLiteral(const clang::CallExpr *Call);
+
+/// Whether the expression creates a 0-dim tensor from a scalar
+/// (`torch::zeros({})`, `torch::tensor(0.0)`, `torch::scalar_tensor(x)`).
+bool isScalarFactoryCall(const clang::Expr *E);
+
+/// RAII guards that turn autograd recording off for their scope:
+/// torch::NoGradGuard, c10::InferenceMode, AutoGradMode.
+bool isGradDisablingGuardType(clang::QualType T);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_MODEL_TENSOROPS_H

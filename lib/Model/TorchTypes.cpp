@@ -1,0 +1,157 @@
+//===--- TorchTypes.cpp - Which LibTorch types a value has ----------------===//
+
+#include "Model/TorchTypes.h"
+
+#include "Model/DataLoading.h"
+#include "Model/ModelDetail.h"
+#include "Model/Modules.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/TemplateBase.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace torchtidy {
+using namespace model_detail;
+
+bool isTensorType(QualType T) { return isTensorClass(recordOf(T)); }
+
+bool isTensorOptionsType(QualType T) {
+  return isRecordNamed(recordOf(T), "c10::TensorOptions");
+}
+
+bool isDeviceSpecType(QualType T) {
+  if (T.isNull())
+    return false;
+  QualType C = T.getNonReferenceType().getCanonicalType();
+  if (const auto *ET = C->getAs<EnumType>())
+    return stableQualifiedName(ET->getDecl()) == "c10::DeviceType";
+  const CXXRecordDecl *RD = recordOf(C);
+  return isRecordNamed(RD, "c10::Device") ||
+         isRecordNamed(RD, "c10::TensorOptions");
+}
+
+bool isTensorContainerType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return false;
+  if (!isRecordNamed(RD, "std::vector") && !isRecordNamed(RD, "std::deque") &&
+      !isRecordNamed(RD, "std::list"))
+    return false;
+  return isTensorType(firstTemplateTypeArgument(RD));
+}
+
+/// Whether a template argument is, or packs, a tensor or a tensor tuple.
+static bool holdsTensor(const TemplateArgument &Arg, unsigned Depth) {
+  if (Arg.getKind() == TemplateArgument::Pack)
+    return llvm::any_of(Arg.pack_elements(), [&](const TemplateArgument &E) {
+      return holdsTensor(E, Depth);
+    });
+  if (Arg.getKind() != TemplateArgument::Type)
+    return false;
+  QualType T = Arg.getAsType();
+  if (isTensorType(T))
+    return true;
+  // Nested: LSTM's tuple<Tensor, tuple<Tensor, Tensor>>.
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  return Depth < 4 && Spec &&
+         (isRecordNamed(Spec, "std::pair") ||
+          isRecordNamed(Spec, "std::tuple")) &&
+         llvm::any_of(Spec->getTemplateArgs().asArray(),
+                      [&](const TemplateArgument &E) {
+                        return holdsTensor(E, Depth + 1);
+                      });
+}
+
+bool isTensorTupleType(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Spec ||
+      (!isRecordNamed(Spec, "std::pair") && !isRecordNamed(Spec, "std::tuple")))
+    return false;
+  return llvm::any_of(
+      Spec->getTemplateArgs().asArray(),
+      [](const TemplateArgument &Arg) { return holdsTensor(Arg, 0); });
+}
+
+std::optional<unsigned> pairMemberIndex(const MemberExpr *Member) {
+  // Methods (swap, operator=, the destructor) are members too.
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  if (!Field || !Field->getIdentifier() ||
+      !isTensorTupleType(Member->getBase()->getType()))
+    return std::nullopt;
+  llvm::StringRef Name = Field->getName();
+  if (Name == "first")
+    return 0;
+  if (Name == "second")
+    return 1;
+  return std::nullopt;
+}
+
+std::optional<unsigned> tupleElementIndex(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || Call->getNumArgs() != 1 || !FD->getIdentifier() ||
+      FD->getName() != "get" || !isInStandardLibrary(FD) ||
+      !isTensorTupleType(Call->getArg(0)->getType()))
+    return std::nullopt;
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Integral)
+    return std::nullopt; // std::get<Type>(t)
+  return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
+}
+
+bool isTieCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  return FD && FD->getIdentifier() && FD->getName() == "tie" &&
+         isInStandardLibrary(FD) && isTensorTupleType(Call->getType());
+}
+
+bool isLibTorchHeaderName(llvm::StringRef IncludeName) {
+  return llvm::any_of(
+      std::initializer_list<llvm::StringRef>{"torch/", "ATen/", "c10/",
+                                             "caffe2/"},
+      [&](llvm::StringRef Root) { return IncludeName.starts_with(Root); });
+}
+
+TorchValueKind classifyType(QualType T) {
+  if (isTensorType(T))
+    return TorchValueKind::Tensor;
+  if (isDeviceSpecType(T))
+    return TorchValueKind::DeviceSpec;
+  if (isTensorContainerType(T))
+    return TorchValueKind::TensorList;
+  if (isBatchExampleType(T))
+    return TorchValueKind::BatchExample;
+  if (isModuleType(T))
+    return TorchValueKind::Module;
+  if (isTensorTupleType(T))
+    return TorchValueKind::TensorTuple;
+  return TorchValueKind::None;
+}
+
+/// The top-level namespace a declaration lives in ("" when none), through
+/// classes and inline namespaces.
+static llvm::StringRef outermostNamespace(const Decl *D) {
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (!NS->isInline() && !NS->isAnonymousNamespace())
+        Outermost = NS;
+  if (!Outermost ||
+      !Outermost->getParent()->getRedeclContext()->isTranslationUnit())
+    return "";
+  return plainName(Outermost);
+}
+
+bool isInLibTorchNamespace(const Decl *D) {
+  llvm::StringRef Name = outermostNamespace(D);
+  return Name == "at" || Name == "c10" || Name == "torch" || Name == "caffe2";
+}
+
+bool isInStandardLibrary(const Decl *D) {
+  return outermostNamespace(D) == "std";
+}
+
+} // namespace torchtidy

@@ -1,0 +1,65 @@
+//===--- TorchTypes.h - Which LibTorch types a value has --------*- C++ -*-===//
+//
+// The type facet of the LibTorch model: which types are tensors, containers
+// and tuples of tensors, devices and TensorOptions, and which declarations and
+// #include names are LibTorch's (or the standard library's) at all. The other
+// facets build on these, so that nothing else compares type names.
+//
+// Types are always compared through their canonical type, so `torch::Tensor`,
+// `at::Tensor`, `const auto &` and user aliases are all the same tensor type
+// (Clang 22 keeps more sugar than Clang 19; canonical types do not care).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_MODEL_TORCHTYPES_H
+#define TORCHTIDY_MODEL_TORCHTYPES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace torchtidy {
+
+/// The kinds of value the device-flow analysis tracks.
+enum class TorchValueKind {
+  None,         ///< Not something that has a device.
+  Tensor,       ///< at::Tensor (torch::Tensor, autograd Variable).
+  TensorList,   ///< A container of tensors (std::vector<at::Tensor>, ...).
+  Module,       ///< A torch::nn::Module: holder, shared_ptr or the object.
+  DeviceSpec,   ///< c10::Device, c10::DeviceType or c10::TensorOptions.
+  BatchExample, ///< torch::data::Example<> produced by a data loader.
+  TensorTuple,  ///< std::pair / std::tuple holding tensors.
+};
+
+/// Classifies a type (through references, cv-qualifiers and sugar).
+TorchValueKind classifyType(clang::QualType T);
+
+bool isTensorType(clang::QualType T);
+bool isDeviceSpecType(clang::QualType T);
+bool isTensorOptionsType(clang::QualType T);
+bool isTensorContainerType(clang::QualType T);
+/// std::pair or std::tuple with a tensor (or such a tuple) among its
+/// elements: what models return from forward() and helpers return in pairs.
+bool isTensorTupleType(clang::QualType T);
+/// For `p.first` / `p.second` on a tensor pair: 0 or 1.
+std::optional<unsigned> pairMemberIndex(const clang::MemberExpr *Member);
+/// For std::get<N>(t) on a tensor tuple: N.
+std::optional<unsigned> tupleElementIndex(const clang::CallExpr *Call);
+/// std::tie(a, b, ...): a tuple of references to its arguments.
+bool isTieCall(const clang::CallExpr *Call);
+
+/// An `#include <...>` name of one of LibTorch's headers: `torch/...`,
+/// `ATen/...`, `c10/...`, `caffe2/...` (what parsing a LibTorch file costs).
+bool isLibTorchHeaderName(llvm::StringRef IncludeName);
+
+/// Whether the declaration lives in LibTorch's namespaces (at, c10, torch),
+/// members of their classes included.
+bool isInLibTorchNamespace(const clang::Decl *D);
+/// Whether the declaration lives in namespace std (members included).
+bool isInStandardLibrary(const clang::Decl *D);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_MODEL_TORCHTYPES_H
