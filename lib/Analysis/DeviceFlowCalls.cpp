@@ -66,6 +66,8 @@ AbstractValue DeviceFlowPass::newModuleOnHost(const Expr *Creation) {
 }
 
 AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
+  if (std::optional<CheckpointCall> Checkpoint = checkpointCall(Call))
+    return evalCheckpoint(Call, *Checkpoint);
   TorchCallKind Kind = classifyCall(Call);
   switch (Kind) {
   case TorchCallKind::Migration:
@@ -368,6 +370,43 @@ AbstractValue DeviceFlowPass::evalModuleMigration(const CallExpr *Call) {
   Module.addOrigin({Origin::Kind::ModuleMigration, Call->getExprLoc(),
                     spelling(Object), callSuffix(Call), Target.describe()});
   store(Object, Module);
+  return AbstractValue::unknown();
+}
+
+AbstractValue DeviceFlowPass::evalCheckpoint(const CallExpr *Call,
+                                             const CheckpointCall &Checkpoint) {
+  for (const Expr *Arg : Call->arguments())
+    eval(Arg);
+  // The file is named by the same variable or literal at both ends of a
+  // round trip within the function.
+  std::string File = writtenText(
+      ignoreValuePreserving(Checkpoint.Path)->getSourceRange(), Ctx);
+  if (!isModuleType(Checkpoint.Value->getType()) || File.empty())
+    return AbstractValue::unknown();
+  if (!Checkpoint.IsLoad) {
+    AbstractValue Saved = eval(Checkpoint.Value);
+    auto [It, Inserted] = SavedCheckpoints.try_emplace(File, Saved);
+    if (!Inserted)
+      It->second = It->second.join(Saved);
+    return AbstractValue::unknown();
+  }
+  // A load without a device restores each tensor where it was saved from:
+  // known when this function saved that file; otherwise the module is taken
+  // to stay where it is (a checkpoint of another run was most likely saved
+  // from where this run moves the model next).
+  Placement Restored = Placement::unset();
+  if (Checkpoint.Device)
+    Restored = deviceOf(Checkpoint.Device).Where;
+  else if (auto It = SavedCheckpoints.find(File); It != SavedCheckpoints.end())
+    Restored = It->second.Where;
+  if (!Restored.isKnown())
+    return AbstractValue::unknown();
+  AbstractValue Module = eval(Checkpoint.Value);
+  Module.Where = Restored;
+  Module.Origins.clear();
+  Module.addOrigin({Origin::Kind::CheckpointLoad, Call->getExprLoc(),
+                    spelling(Checkpoint.Value), File, Restored.describe()});
+  store(Checkpoint.Value, Module);
   return AbstractValue::unknown();
 }
 

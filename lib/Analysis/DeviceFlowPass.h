@@ -20,6 +20,7 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace torchtidy {
 namespace detail {
@@ -75,6 +76,10 @@ private:
   AbstractValue evalFactory(const CallExpr *Call, TorchCallKind Kind);
   AbstractValue evalTensorMigration(const CallExpr *Call);
   AbstractValue evalModuleMigration(const CallExpr *Call);
+  /// torch::save / torch::load of a module: a load restores the module
+  /// where this function saved the same file from, or onto load's device.
+  AbstractValue evalCheckpoint(const CallExpr *Call,
+                               const CheckpointCall &Checkpoint);
   AbstractValue evalModuleForward(const CallExpr *Call);
   AbstractValue newModuleOnHost(const Expr *Creation);
   void forgetWhatCalleeMayChange(const CallExpr *Call);
@@ -183,6 +188,9 @@ private:
   llvm::DenseSet<const Expr *> ReportedSites;
   /// Per example variable, the `.to(...)` one of its tensors was moved with.
   llvm::DenseMap<const ValueDecl *, std::string> SiblingMigrations;
+  /// Per checkpoint file (the path as written), the modules this function
+  /// saved to it: what a load of the same file restores.
+  llvm::StringMap<AbstractValue> SavedCheckpoints;
   /// callsLoopingHelper's answers.
   llvm::DenseMap<const Stmt *, bool> EpochLoops;
   /// Modules already reported as passed, unmoved, to a helper that runs them

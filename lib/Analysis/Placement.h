@@ -175,6 +175,10 @@ struct Origin {
     /// that op. Subject: the two parameters as written there ("'pred' and
     /// 'labels'"), Detail: the op.
     CombinedInHelper,
+    /// torch::load restored a module where the same file was saved from (or
+    /// onto the device it was given). Subject: the module as written,
+    /// Detail: the file as written.
+    CheckpointLoad,
   };
   Kind K;
   clang::SourceLocation Loc;

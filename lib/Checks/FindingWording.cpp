@@ -10,6 +10,12 @@ using namespace clang;
 
 namespace torchtidy {
 
+/// A file as the code names it: a string literal as it is, a variable
+/// quoted like every other name in a finding.
+static std::string fileAsWritten(llvm::StringRef File) {
+  return File.starts_with("\"") ? File.str() : "'" + File.str() + "'";
+}
+
 std::string reasonFor(const AbstractValue &Value) {
   if (Value.Origins.empty())
     return "";
@@ -45,6 +51,8 @@ std::string reasonFor(const AbstractValue &Value) {
     return "an input of '" + O.Detail + "'";
   case Origin::Kind::CombinedInHelper:
     return "combined with it in '" + O.Detail + "'";
+  case Origin::Kind::CheckpointLoad:
+    return "restored by 'torch::load' from " + fileAsWritten(O.Detail);
   }
   return "";
 }
@@ -87,6 +95,9 @@ static std::string noteFor(const Origin &O) {
   case Origin::Kind::CombinedInHelper:
     return "the helper combines " + O.Subject + " here in '" + O.Detail +
            "', which needs them on one device";
+  case Origin::Kind::CheckpointLoad:
+    return "'torch::load' restores '" + O.Subject + "' here from " +
+           fileAsWritten(O.Detail) + ", onto " + O.DeviceWords;
   }
   return "";
 }

@@ -309,4 +309,21 @@ bool moduleReturnsScalar(const CXXRecordDecl *ModuleClass) {
          plainName(ModuleClass).ends_with("LossImpl");
 }
 
+std::optional<CheckpointCall> checkpointCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee || isa<CXXMethodDecl>(Callee) || Call->getNumArgs() < 2)
+    return std::nullopt;
+  std::string Name = stableQualifiedName(Callee);
+  if (Name != "torch::save" && Name != "torch::load")
+    return std::nullopt;
+  CheckpointCall Checkpoint;
+  Checkpoint.IsLoad = Name == "torch::load";
+  Checkpoint.Value = Call->getArg(0);
+  Checkpoint.Path = Call->getArg(1);
+  if (Checkpoint.IsLoad && Call->getNumArgs() > 2 &&
+      isDeviceSpecType(Call->getArg(2)->getType()))
+    Checkpoint.Device = Call->getArg(2);
+  return Checkpoint;
+}
+
 } // namespace torchtidy

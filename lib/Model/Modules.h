@@ -17,6 +17,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
+#include <optional>
 
 namespace torchtidy {
 
@@ -78,6 +79,20 @@ bool moduleDependsOnTrainingMode(const clang::CXXRecordDecl *ModuleClass);
 /// Whether calling this module class yields a 0-dim tensor (a loss module
 /// with its default mean reduction).
 bool moduleReturnsScalar(const clang::CXXRecordDecl *ModuleClass);
+
+/// A checkpoint written or read: `torch::save(value, path)` or
+/// `torch::load(value, path[, device])`, of a module, tensor or optimizer.
+/// LibTorch restores each tensor to the device it was saved from, or to the
+/// device load is given.
+struct CheckpointCall {
+  bool IsLoad = false;
+  const clang::Expr *Value = nullptr;
+  /// The file name or stream, as the call gives it.
+  const clang::Expr *Path = nullptr;
+  /// load's device argument, if given.
+  const clang::Expr *Device = nullptr;
+};
+std::optional<CheckpointCall> checkpointCall(const clang::CallExpr *Call);
 
 } // namespace torchtidy
 

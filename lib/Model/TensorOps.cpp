@@ -71,6 +71,10 @@ TorchCallKind classifyTensorMethod(llvm::StringRef Name, const CallExpr *Call) {
     return TorchCallKind::Backward;
   if (Name == "requires_grad_")
     return TorchCallKind::RequiresGrad;
+  // `x.set_requires_grad(true)`, the older spelling real code still uses.
+  if (Name == "set_requires_grad" && Call->getNumArgs() > 0 &&
+      isLiteralTrue(Call->getArg(Call->getNumArgs() - 1)))
+    return TorchCallKind::RequiresGrad;
   if (Name == "add_" || Name == "operator+=")
     return TorchCallKind::InPlaceAccumulate;
   if (isCrossDeviceOrIOName(Name) || Name == "operator=")
