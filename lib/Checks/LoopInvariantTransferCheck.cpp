@@ -45,12 +45,14 @@ bool refersTo(const Expr *E, const ValueDecl *Var) {
   return Ref && Ref->getDecl() == Var;
 }
 
-/// Whether S may change the tensor Var holds: assigned (`x = ...`,
-/// `x += ...`), an in-place op (`x.add_(y)`), its address taken, or bound to
-/// a non-const reference parameter. Read top-down, so no parent map is
-/// needed.
-bool changesIn(const Stmt *S, const ValueDecl *Var) {
-  if (!S)
+/// Whether S may change the tensor or buffer Var holds: assigned (`x = ...`,
+/// `x += ...`), an in-place op (`x.add_(y)`), a non-const method
+/// (`buf.data()`, `buf[i]`), its address taken, or bound to a non-const
+/// reference parameter; anywhere but under Ignored. Read top-down, so no
+/// parent map is needed.
+bool changesIn(const Stmt *S, const ValueDecl *Var,
+               const Stmt *Ignored = nullptr) {
+  if (!S || S == Ignored)
     return false;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
       Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
@@ -59,6 +61,13 @@ bool changesIn(const Stmt *S, const ValueDecl *Var) {
   if (const auto *Binary = dyn_cast<BinaryOperator>(S);
       Binary && Binary->isAssignmentOp() && refersTo(Binary->getLHS(), Var))
     return true;
+  // `buf[i] = v`, `buf.at(i)`: a non-const operator of the object.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && Op->getNumArgs() > 0 && refersTo(Op->getArg(0), Var))
+    if (const auto *Method =
+            dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        Method && !Method->isConst())
+      return true;
   if (const auto *Unary = dyn_cast<UnaryOperator>(S);
       Unary && Unary->getOpcode() == UO_AddrOf &&
       refersTo(Unary->getSubExpr(), Var))
@@ -87,9 +96,27 @@ bool changesIn(const Stmt *S, const ValueDecl *Var) {
     }
   }
   for (const Stmt *Child : S->children())
-    if (changesIn(Child, Var))
+    if (changesIn(Child, Var, Ignored))
       return true;
   return false;
+}
+
+/// The from_blob call a transferred tensor is re-wrapped by in each
+/// iteration: the object itself (`torch::from_blob(buf.data(), n).to(d)`),
+/// or a variable of the loop initialised by it and not changed since.
+const CallExpr *rewrappingCall(const Expr *Object, const Stmt *Body,
+                               const SourceManager &SM) {
+  const Expr *Value = ignoreValuePreserving(Object);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Value)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var || !Var->getInit() ||
+        !rangeContains(SM, Body->getSourceRange(), Var->getLocation()) ||
+        changesIn(Body, Var))
+      return nullptr;
+    Value = ignoreValuePreserving(Var->getInit());
+  }
+  const auto *Call = dyn_cast<CallExpr>(Value);
+  return Call && wrappedHostMemory(Call) ? Call : nullptr;
 }
 
 } // namespace
@@ -115,13 +142,21 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
     TransferTarget Target = transferTarget(Call);
     if (Target != TransferTarget::OffHost && Target != TransferTarget::Unknown)
       continue;
-    const auto *Ref =
-        dyn_cast_or_null<DeclRefExpr>(ignoreValuePreserving(callObject(Call)));
+    const Expr *Object = callObject(Call);
+    if (!Object)
+      continue;
+    // A tensor re-wrapped from the same host buffer in each iteration is
+    // that buffer: invariant while the buffer is.
+    const CallExpr *Rewrapping =
+        rewrappingCall(Object, Body, *Result.SourceManager);
+    const Expr *Source = Rewrapping ? wrappedHostMemory(Rewrapping)
+                                    : ignoreValuePreserving(Object);
+    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Source);
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     if (!Var || !Var->isLocalVarDeclOrParm() ||
         rangeContains(*Result.SourceManager, Loop->getSourceRange(),
                       Var->getLocation()) ||
-        changesIn(Body, Var))
+        changesIn(Body, Var, Rewrapping))
       continue;
     diag(Call->getExprLoc(),
          "'%0' copies '%1' to %select{a device|the device}2 in every "
@@ -132,6 +167,11 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
     diag(Var->getLocation(), "'%0' is declared before the loop",
          DiagnosticIDs::Note)
         << Var->getName();
+    if (Rewrapping)
+      diag(Rewrapping->getExprLoc(),
+           "'torch::from_blob' wraps '%0' again here in every iteration",
+           DiagnosticIDs::Note)
+          << Var->getName();
     diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
   }
 }

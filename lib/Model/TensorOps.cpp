@@ -300,6 +300,36 @@ bool isScalarTensorLiteral(const CallExpr *Call) {
   return Arg->getType()->isArithmeticType();
 }
 
+const Expr *wrappedHostMemory(const CallExpr *Call) {
+  if (classifyCall(Call) != TorchCallKind::FromBlob || Call->getNumArgs() == 0)
+    return nullptr;
+  // The data argument is a void *: strip the conversions to it.
+  const Expr *Data = Call->getArg(0)->IgnoreParenCasts();
+  // `&buf[0]`: the first element's address.
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(Data);
+      AddressOf && AddressOf->getOpcode() == UO_AddrOf) {
+    const Expr *Element = AddressOf->getSubExpr()->IgnoreParens();
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(Element))
+      return Subscript->getBase()->IgnoreParenImpCasts();
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Element);
+        Op && Op->getOperator() == OO_Subscript)
+      return Op->getArg(0)->IgnoreParenImpCasts();
+    return nullptr;
+  }
+  // `buf.data()`, `image.data_ptr()`, `mat.ptr()`: the memory of the object.
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Data)) {
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (Method && Method->getIdentifier() && Member->getNumArgs() == 0 &&
+        isOneOf(Method->getName(), {"data", "data_ptr", "ptr"}))
+      return Member->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    return nullptr;
+  }
+  // An array. (Not a pointer variable: the memory it points to has other
+  // names.)
+  return isa<DeclRefExpr>(Data) && Data->getType()->isArrayType() ? Data
+                                                                  : nullptr;
+}
+
 bool isScalarFactoryCall(const Expr *E) {
   const auto *Call = dyn_cast_or_null<CallExpr>(ignoreValuePreserving(E));
   if (!Call)

@@ -92,6 +92,12 @@ bool isScalarTensorLiteral(const clang::CallExpr *Call);
 /// (`torch::zeros({})`, `torch::tensor(0.0)`, `torch::scalar_tensor(x)`).
 bool isScalarFactoryCall(const clang::Expr *E);
 
+/// The host memory a `torch::from_blob(data, sizes, ...)` wraps, as named
+/// by its data argument: `buf` for `buf.data()`, `&buf[0]`, `buf.data_ptr()`
+/// or `buf` itself. Null when Call is not from_blob or the memory is
+/// computed.
+const clang::Expr *wrappedHostMemory(const clang::CallExpr *Call);
+
 /// RAII guards that turn autograd recording off for their scope:
 /// torch::NoGradGuard, c10::InferenceMode, AutoGradMode.
 bool isGradDisablingGuardType(clang::QualType T);
