@@ -140,8 +140,8 @@ FunctionSummary DeviceFlowPass::summarize() {
   if (AtExit)
     collectEffects(*AtExit);
   // A pass over data copies its result to the host once per pass.
-  Summary.RunsLoop |= Facts.hasLoops();
-  if (Summary.RunsLoop)
+  Summary.PassesOverData |= Facts.hasLoopOverData();
+  if (Summary.PassesOverData)
     Summary.HostSyncs.clear();
   if (Summary.Result.Where.State == Placement::Knowledge::Unset)
     Summary.Result = AbstractValue::unknown();

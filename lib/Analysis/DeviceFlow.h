@@ -171,12 +171,13 @@ struct FunctionSummary {
   std::vector<ModuleInputRequirement> ModuleInputs;
   /// Tensor parameters the caller must pass on one device.
   std::vector<SameDeviceRequirement> SameDeviceParameters;
-  /// Copies to the host that every call makes. Empty when RunsLoop.
+  /// Copies to the host that every call makes. Empty when PassesOverData.
   std::vector<HostSyncInFunction> HostSyncs;
-  /// The function loops, itself or in a helper it calls: it is a pass over
-  /// data (train(), evaluate()), and a loop that calls it is an epoch loop,
-  /// whose iterations are not the hot path.
-  bool RunsLoop = false;
+  /// The function is a pass over data (train(), evaluate()): it has a loop
+  /// that moves tensors to a device or runs backward(), itself or in a
+  /// helper it calls. A loop that calls it is an epoch loop, whose
+  /// iterations are not the hot path.
+  bool PassesOverData = false;
 };
 
 /// Analyses one function definition. Never fails: code the model does not

@@ -245,7 +245,7 @@ const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) {
   // helper it calls.
   const Stmt *Loop = Facts.innermostLoopAround(Site);
   if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site) ||
-      callsLoopingHelper(Loop))
+      callsPassOverData(Loop))
     return nullptr;
   return Loop;
 }

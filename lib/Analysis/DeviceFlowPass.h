@@ -143,12 +143,12 @@ private:
                           const Expr *Added, bool IsContainer);
   void recordHostSync(const CallExpr *Call);
   /// The loop a copy to the host at Site runs in every iteration of: an
-  /// innermost loop that calls no helper that loops, outside a periodic
+  /// innermost loop that calls no pass over data, outside a periodic
   /// branch. Null when there is none.
   const Stmt *hotLoopAround(const Stmt *Site);
-  /// Whether Loop calls a helper of this TU that RunsLoop: then it is an
-  /// epoch loop around a pass over data.
-  bool callsLoopingHelper(const Stmt *Loop);
+  /// Whether Loop calls a helper of this TU that PassesOverData: then it is
+  /// an epoch loop around a pass over data.
+  bool callsPassOverData(const Stmt *Loop);
   void recordNonBlockingFromPageable(const CallExpr *Call,
                                      const AbstractValue &Source,
                                      const Placement &Target);
@@ -191,7 +191,7 @@ private:
   /// Per checkpoint file (the path as written), the modules this function
   /// saved to it: what a load of the same file restores.
   llvm::StringMap<AbstractValue> SavedCheckpoints;
-  /// callsLoopingHelper's answers.
+  /// callsPassOverData's answers.
   llvm::DenseMap<const Stmt *, bool> EpochLoops;
   /// Modules already reported as passed, unmoved, to a helper that runs them
   /// on a device.

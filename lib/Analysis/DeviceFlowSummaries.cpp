@@ -224,7 +224,7 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   applySameDeviceRequirements(Call, Callee, *Summary);
   applyHostSyncs(Call, Callee, *Summary, Args);
   if (Mode == PassMode::Summarize)
-    this->Summary.RunsLoop |= Summary->RunsLoop;
+    this->Summary.PassesOverData |= Summary->PassesOverData;
   for (const auto &[Changed, AtExit] : Summary->Effects) {
     AbstractValue Value =
         instantiate(AtExit, Callee, Call, Args, ExplainedByCallee);
@@ -392,7 +392,7 @@ void DeviceFlowPass::applySameDeviceRequirements(
   }
 }
 
-bool DeviceFlowPass::callsLoopingHelper(const Stmt *Loop) {
+bool DeviceFlowPass::callsPassOverData(const Stmt *Loop) {
   auto [It, Inserted] = EpochLoops.try_emplace(Loop, false);
   if (!Inserted)
     return It->second;
@@ -404,7 +404,7 @@ bool DeviceFlowPass::callsLoopingHelper(const Stmt *Loop) {
     if (const FunctionDecl *Callee =
             summarizableDefinition(Call, Ctx.getSourceManager()))
       if (const FunctionSummary *Summary = deviceFlowSummaryOf(Callee, Ctx))
-        Found = Summary->RunsLoop;
+        Found = Summary->PassesOverData;
   });
   // The map may have grown while helpers were summarised.
   EpochLoops[Loop] = Found;

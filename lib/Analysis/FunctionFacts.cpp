@@ -32,6 +32,20 @@ std::optional<StorageKey> storageKeyOf(const Expr *E) {
   return std::nullopt;
 }
 
+bool FunctionFacts::hasLoopOverData() const {
+  return llvm::any_of(Loops, [](const Stmt *Loop) {
+    bool MovesOrTrains = false;
+    forEachStmt(Loop, [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        TorchCallKind Kind = classifyCall(Call);
+        MovesOrTrains |=
+            Kind == TorchCallKind::Migration || Kind == TorchCallKind::Backward;
+      }
+    });
+    return MovesOrTrains;
+  });
+}
+
 /// Collects every StorageKey mentioned under a statement. With
 /// SkipNumbers, not under a subexpression that is a plain number: what
 /// `total.item<double>() / n` hands on is a value, not `total`.

@@ -52,8 +52,10 @@ public:
 
   /// Inside the scope of a live NoGradGuard / InferenceMode.
   bool isInNoGradScope(const clang::Stmt *S) const;
-  /// Whether the body has a loop at all.
-  bool hasLoops() const { return !Loops.empty(); }
+  /// Whether a loop of the body moves tensors to a device or runs
+  /// backward(): a pass over data (train(), evaluate()), not a loop over
+  /// layers or over the elements of one batch.
+  bool hasLoopOverData() const;
   /// The innermost loop whose body or header contains S, or null.
   const clang::Stmt *innermostLoopAround(const clang::Stmt *S) const;
   /// Whether another loop is nested in this one: then this one is an outer

@@ -98,3 +98,29 @@ void epochs(torch::nn::Linear model, std::vector<torch::Tensor> &inputs,
     std::cout << evaluate(model, inputs, device) << last.item<double>() << "\n";
   }
 }
+
+// A loop over layers is not a pass over data: the batch loop that runs it
+// is still the hot loop.
+struct Stack : torch::nn::Module {
+  Stack() {
+    for (int i = 0; i < 3; ++i)
+      layers.push_back(register_module("l" + std::to_string(i),
+                                        torch::nn::Linear(4, 4)));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    for (auto &layer : layers)
+      x = layer(x);
+    return x;
+  }
+  std::vector<torch::nn::Linear> layers;
+};
+
+void layersLoop(std::shared_ptr<Stack> net, std::vector<torch::Tensor> &inputs,
+                torch::Device device) {
+  net->to(device);
+  for (auto &x : inputs) {
+    auto out = net->forward(x.to(device)).sum();
+    double value = out.item<double>();
+    // CHECK: :[[@LINE-1]]:24: warning: '.item()' copies 'out' (on 'device') to the host and waits for the device in every iteration
+  }
+}
