@@ -165,6 +165,8 @@ private:
   /// fix-it can wrap in register_*, if any.
   void noteSet(ModuleMember &Use, SourceLocation At, const Expr *Init,
                const Expr *WrappableValue) {
+    if (Init->containsErrors())
+      return;
     if (containsCall(Init, isModuleRegistrationCall))
       Use.Registered = true;
     if (containsCall(Init, isRequiresGradCall))
@@ -185,6 +187,10 @@ private:
   /// `member(value)` in a constructor, or `member{...}` in the class.
   void noteInitializer(const FieldDecl *Field, const Expr *Init,
                        SourceLocation At) {
+    // Code clang could not make sense of (after a fatal error: a
+    // ParenListExpr of no type around a RecoveryExpr) says nothing.
+    if (!Init || Init->containsErrors())
+      return;
     auto It = Members.find(Field);
     if (It == Members.end()) {
       // A container held by value, or any other member built from ours.

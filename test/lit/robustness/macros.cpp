@@ -33,9 +33,11 @@ void macros(torch::nn::Linear model,
 #define HOST_PART torch::ones({3})
 #define DEVICE_PART(device) torch::ones({3}, device)
 #define BOTH(device) (HOST_PART * DEVICE_PART(device))
+#define ON_DEVICE(device) (DEVICE_PART(device) * DEVICE_PART(device))
 
 void nestedMacros(torch::Device device) {
-  auto c = BOTH(device) + torch::ones({3});
+  auto c = BOTH(device);
   // CHECK: :[[@LINE-1]]:12: warning: 'torch::ones({3})' is on the CPU {{.*}} but 'torch::ones({3}, device)' is on 'device'
-  // CHECK: :[[@LINE-2]]:25: warning: 'torch::ones({3})' is on the CPU {{.*}} but 'BOTH(device)' is on 'device'
+  auto d = ON_DEVICE(device) + torch::ones({3});
+  // CHECK: :[[@LINE-1]]:30: warning: 'torch::ones({3})' is on the CPU {{.*}} but 'ON_DEVICE(device)' is on 'device'
 }
