@@ -415,7 +415,8 @@ void DeviceFlowPass::applyHostSyncs(const CallExpr *Call,
                                     const FunctionDecl *Callee,
                                     const FunctionSummary &CalleeSummary,
                                     llvm::ArrayRef<AbstractValue> Args) {
-  if (Mode == PassMode::Summarize ? !FinalWalk : !Reporting)
+  if (CalleeSummary.HostSyncs.empty() ||
+      (Mode == PassMode::Summarize ? !FinalWalk : !Reporting))
     return;
   const Stmt *Loop = nullptr;
   if (Mode == PassMode::Summarize) {
