@@ -31,20 +31,14 @@ static AbstractValue whereItRuns(llvm::ArrayRef<AbstractValue> Inputs) {
       if (!Input.Where.isDefinitelyHost())
         break;
     }
-  // Inputs that cannot meet: the op throws, and a value computed from it
-  // exists only where the host input was not left behind. Keeping the host
-  // input's placement keeps the mix in view when the result flows around a
-  // loop (`gae = delta + gamma * gae` with `gae` made on the host before
-  // it), where joining it with the device side would blur both; later uses
-  // share the host input's origin, so they stay one root cause.
-  for (const AbstractValue &Input : Inputs)
-    if (!Input.isHostScalar() && Input.Where.isDefinitelyHost() &&
-        V.Where.isKnown() && !V.Where.isDefinitelyHost() &&
-        mayConflict(Input.Where, V.Where)) {
-      V.Where = Input.Where;
-      V.Origins = Input.Origins;
-      break;
-    }
+  // Inputs that cannot meet: the op throws (AbstractValue::FromFailingOp),
+  // and so does whatever is computed from its result.
+  V.FromFailingOp = llvm::any_of(Inputs, [&](const AbstractValue &Input) {
+    return Input.FromFailingOp ||
+           (!Input.isHostScalar() && Input.Where.isDefinitelyHost() &&
+            V.Where.isKnown() && !V.Where.isDefinitelyHost() &&
+            mayConflict(Input.Where, V.Where));
+  });
   // A result computed from pageable inputs only is pageable, whether it is
   // a view of one of them or a new tensor; a view of a pinned input would
   // be pinned.

@@ -197,7 +197,13 @@ AbstractValue AbstractValue::element(unsigned Index) const {
 }
 
 AbstractValue AbstractValue::join(const AbstractValue &Other) const {
+  // A path that went through a throwing op does not reach the join.
+  if (FromFailingOp != Other.FromFailingOp &&
+      Where.State != Placement::Knowledge::Unset &&
+      Other.Where.State != Placement::Knowledge::Unset)
+    return FromFailingOp ? Other : *this;
   AbstractValue Result;
+  Result.FromFailingOp = FromFailingOp && Other.FromFailingOp;
   // Tuples join element by element while both sides know their elements.
   if (Where.State == Placement::Knowledge::Unset && Other.Elements.size())
     Result.Elements = Other.Elements;
@@ -235,7 +241,8 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
 
 bool AbstractValue::operator==(const AbstractValue &O) const {
   return Where == O.Where && ZeroDim == O.ZeroDim && Grad == O.Grad &&
-         Memory == O.Memory && Origins == O.Origins && Elements == O.Elements;
+         Memory == O.Memory && Origins == O.Origins && Elements == O.Elements &&
+         FromFailingOp == O.FromFailingOp;
 }
 
 } // namespace torchtidy

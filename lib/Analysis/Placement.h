@@ -212,6 +212,13 @@ struct AbstractValue {
   /// Most recent first; at most MaxOrigins.
   llvm::SmallVector<Origin, 3> Origins;
   static constexpr unsigned MaxOrigins = 3;
+  /// Computed by an op whose inputs cannot meet (a host tensor and a device
+  /// one): the op throws, so no path goes on with this value. It holds the
+  /// device side, so that code after it is judged as it will run once the
+  /// mix is fixed; where paths join, it gives way to the other side (a host
+  /// buffer updated from device values around a loop is still a host buffer
+  /// at the loop's head, where the first iteration mixes it).
+  bool FromFailingOp = false;
   /// For a std::pair / std::tuple of tensors built from known parts: each
   /// element's value. Empty when the step that made the tuple did not say
   /// (a module's forward returning a tuple): every element is then the
