@@ -2,6 +2,7 @@
 // libtorch-unregistered-module-member ===//
 
 #include "Checks/UnregisteredModuleMemberCheck.h"
+#include "Analysis/FunctionFacts.h"
 #include "Analysis/ModuleMembers.h"
 #include "Model/TorchApi.h"
 
@@ -49,6 +50,30 @@ static bool mayReturnItsOperand(const Expr *Value, llvm::StringRef Operand) {
          llvm::any_of(Call->arguments(), IsOperand);
 }
 
+/// Whether Value is computed from tensors its module registered (`g * v /
+/// v.norm()`: weight normalisation in forward()): recomputed from trained
+/// parameters on each call, the new tensor is meant to stand in for the
+/// layer's own.
+static bool isComputedFromRegisteredTensors(const Expr *Value) {
+  bool Found = false;
+  forEachStmt(Value, [&](const Stmt *S) {
+    const auto *Member = dyn_cast<MemberExpr>(S);
+    if (Found || !Member ||
+        !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+      return;
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    const auto *Class =
+        Field ? dyn_cast<CXXRecordDecl>(Field->getParent()) : nullptr;
+    if (!Class || !isTensorType(Field->getType()) || !isModuleClass(Class) ||
+        Class->isDependentContext())
+      return;
+    ModuleMembers Members = collectModuleMembers(Class);
+    auto It = Members.Members.find(Field);
+    Found = It != Members.Members.end() && It->second.Registered;
+  });
+  return Found;
+}
+
 void UnregisteredModuleMemberCheck::reportRebinding(
     const CXXOperatorCallExpr *Assignment, const MemberExpr *Member,
     const SourceManager &Sources) {
@@ -61,6 +86,8 @@ void UnregisteredModuleMemberCheck::reportRebinding(
   // `w = load_into(w, v)`, `w = w.copy_(v)`: the value may be the registered
   // tensor itself, handed back.
   if (!Target.empty() && mayReturnItsOperand(Value, Target))
+    return;
+  if (isComputedFromRegisteredTensors(Value))
     return;
   if (Target.empty())
     Target = Field->getName().str();

@@ -62,3 +62,23 @@ void load(torch::nn::Linear fc, const torch::Tensor &saved) {
   fc->bias = fc->bias.zero_();
   fc->weight = torch::nn::init::normal_(fc->weight);
 }
+
+// Weight normalisation: the layer's weight is recomputed in forward() from
+// parameters the module registered (g, v), so a new tensor each call is the
+// design, trained through g and v and moved with them. (Shaped like a public
+// PixelSNAIL port.)
+struct WNConv2dImpl : torch::nn::Module {
+  WNConv2dImpl(int64_t in, int64_t out) {
+    conv = register_module("conv", torch::nn::Conv2d(in, out, 3));
+    v = register_parameter("v", conv->weight.detach().clone());
+    g = register_parameter(
+        "g", conv->weight.norm(2, {1, 2, 3}, /*keepdim=*/true).detach().clone());
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto v_norm = v.norm(2, {1, 2, 3}, /*keepdim=*/true).clamp(1e-10);
+    this->conv->weight = this->g * this->v / v_norm;
+    return conv->forward(x);
+  }
+  torch::nn::Conv2d conv{nullptr};
+  torch::Tensor v, g;
+};
