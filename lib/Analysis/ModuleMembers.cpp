@@ -227,6 +227,12 @@ private:
       for (const Expr *Arg : Call->arguments()) {
         if (ModuleMember *Use = useOf(Arg))
           Use->Registered = true;
+        // `this->model = model; ... register_module("model", model);`: the
+        // variable the member was set from is the same handle.
+        if (const VarDecl *Var = referencedVariable(Arg))
+          for (auto &[Field, Use] : Members)
+            if (Use.SetValue && referencedVariable(Use.SetValue) == Var)
+              Use.Registered = true;
         for (ModuleMember *Held : membersInContainersWithin(Arg))
           Held->Registered = true;
       }

@@ -166,3 +166,15 @@ public:
   }
   torch::nn::Sequential get_module() { return main; }
 };
+
+// The constructor registers the handle it was given, which is the member
+// too. (Shaped like a public DDPM port.)
+struct DDPMImpl : torch::nn::Module {
+  explicit DDPMImpl(const std::shared_ptr<torch::nn::Module> &model) {
+    this->model = model;
+    steps = 1000;
+    register_module("model", model);
+  }
+  std::shared_ptr<torch::nn::Module> model;
+  int steps = 0;
+};
