@@ -58,6 +58,18 @@ unsigned explicitArgCount(const CallExpr *Call) {
   return N - firstParameterArgument(Call);
 }
 
+/// A setter of TensorOptions, as a method (`options.device(d)`) or as the
+/// free function that starts a chain (`torch::device(d)`).
+TorchCallKind classifyTensorOptionsSetter(llvm::StringRef Name,
+                                          const CallExpr *Call) {
+  if (Name == "device")
+    return TorchCallKind::TensorOptionsSet;
+  if (Name == "requires_grad" && Call->getNumArgs() > 0 &&
+      isLiteralTrue(Call->getArg(0)))
+    return TorchCallKind::RequiresGrad;
+  return TorchCallKind::TensorOptionsKeep;
+}
+
 TorchCallKind classifyTensorMethod(llvm::StringRef Name, const CallExpr *Call) {
   if (Name == "to" || Name == "cuda" || Name == "cpu")
     return TorchCallKind::Migration;
@@ -107,14 +119,8 @@ TorchCallKind classifyFreeFunction(const FunctionDecl *FD,
   if (Qualified == "torch::autograd::backward" ||
       Qualified == "torch::autograd::grad")
     return TorchCallKind::Backward;
-  if (isTensorOptionsType(FD->getReturnType())) {
-    if (Name == "device")
-      return TorchCallKind::TensorOptionsSet;
-    if (Name == "requires_grad" && Call->getNumArgs() > 0 &&
-        isLiteralTrue(Call->getArg(0)))
-      return TorchCallKind::RequiresGrad;
-    return TorchCallKind::TensorOptionsKeep;
-  }
+  if (isTensorOptionsType(FD->getReturnType()))
+    return classifyTensorOptionsSetter(Name, Call);
   if (Name == "from_blob")
     return TorchCallKind::FromBlob;
   if (Name == "tensor" && isTensorType(FD->getReturnType()))
@@ -163,14 +169,8 @@ TorchCallKind classifyCall(const CallExpr *Call) {
   }
   if (isTensorType(ObjectType) || isTensorClass(Method->getParent()))
     return classifyTensorMethod(Name, Call);
-  if (isTensorOptionsType(ObjectType)) {
-    if (Name == "device")
-      return TorchCallKind::TensorOptionsSet;
-    if (Name == "requires_grad" && Call->getNumArgs() > 0 &&
-        isLiteralTrue(Call->getArg(0)))
-      return TorchCallKind::RequiresGrad;
-    return TorchCallKind::TensorOptionsKeep;
-  }
+  if (isTensorOptionsType(ObjectType))
+    return classifyTensorOptionsSetter(Name, Call);
   if (isTensorContainerType(ObjectType) &&
       (Name == "push_back" || Name == "emplace_back" || Name == "push_front" ||
        Name == "emplace_front"))
