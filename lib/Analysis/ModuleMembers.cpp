@@ -310,15 +310,27 @@ MembersCache &membersCache() {
 }
 } // namespace
 
-bool isUnregisteredModuleMember(const FieldDecl *Field) {
+/// What this translation unit shows of Field as a member of its module
+/// class, or null when it is none (or the class cannot be judged).
+static const ModuleMember *moduleMemberOf(const FieldDecl *Field) {
   const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
   if (!Class || !isModuleClass(Class) || Class->isDependentContext())
-    return false;
+    return nullptr;
   std::unique_ptr<ModuleMembers> &Slot = membersCache()[Class];
   if (!Slot)
     Slot = std::make_unique<ModuleMembers>(collectModuleMembers(Class));
   auto It = Slot->Members.find(Field);
-  return It != Slot->Members.end() && !It->second.Registered;
+  return It == Slot->Members.end() ? nullptr : &It->second;
+}
+
+bool isUnregisteredModuleMember(const FieldDecl *Field) {
+  const ModuleMember *Member = moduleMemberOf(Field);
+  return Member && !Member->Registered;
+}
+
+bool isRegisteredModuleMember(const FieldDecl *Field) {
+  const ModuleMember *Member = moduleMemberOf(Field);
+  return Member && Member->Registered;
 }
 
 void forgetModuleMembers() { membersCache().clear(); }

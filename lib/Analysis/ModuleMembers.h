@@ -61,6 +61,9 @@ ModuleMembers collectModuleMembers(const clang::CXXRecordDecl *ModuleClass);
 /// fields that are neither. Cached per translation unit
 /// (forgetModuleMembers() clears it).
 bool isUnregisteredModuleMember(const clang::FieldDecl *Field);
+/// Whether Field is a submodule or tensor member that its module class
+/// registers, as far as this translation unit shows. Same cache.
+bool isRegisteredModuleMember(const clang::FieldDecl *Field);
 void forgetModuleMembers();
 
 } // namespace torchtidy

@@ -62,14 +62,8 @@ static bool isComputedFromRegisteredTensors(const Expr *Value) {
         !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
       return;
     const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-    const auto *Class =
-        Field ? dyn_cast<CXXRecordDecl>(Field->getParent()) : nullptr;
-    if (!Class || !isTensorType(Field->getType()) || !isModuleClass(Class) ||
-        Class->isDependentContext())
-      return;
-    ModuleMembers Members = collectModuleMembers(Class);
-    auto It = Members.Members.find(Field);
-    Found = It != Members.Members.end() && It->second.Registered;
+    Found = Field && isTensorType(Field->getType()) &&
+            isRegisteredModuleMember(Field);
   });
   return Found;
 }
