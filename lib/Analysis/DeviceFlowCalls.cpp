@@ -317,8 +317,11 @@ AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
       FromBatch && FromBatch->Batch && !V.Where.isDefinitelyHost())
     SiblingMigrations[FromBatch->Batch] = callSuffix(Call);
 
-  // `x.to(d);` alone: the moved copy is thrown away and x stays put.
-  if (Object && Facts.isDiscardedValue(Call)) {
+  // `x.to(d);` alone: the moved copy is thrown away and x stays put. A
+  // conversion that names no device (`x.to(torch::kLong);`) moves nothing
+  // whether or not its result is kept.
+  if (Object && transferTarget(Call) != TransferTarget::None &&
+      Facts.isDiscardedValue(Call)) {
     if (Reporting && ReportedSites.insert(Call).second) {
       DroppedMigration Dropped;
       Dropped.Call = Call;

@@ -219,6 +219,12 @@ void DeviceFlowPass::recordAccumulation(const Expr *Site,
   // Storage that dies with the iteration takes its graph with it.
   if (Key->first && Facts.isDeclaredInside(Key->first, Loop))
     return;
+  // A module's forward() builds one graph per call; its local storage
+  // (the layer outputs a loop over layers keeps for later layers) dies with
+  // the call, and its loops end with the layers, not with the data.
+  if (const auto *Var = dyn_cast_or_null<VarDecl>(Key->first);
+      Var && Var->hasLocalStorage() && isModuleForwardMethod(Function))
+    return;
   // Gradient accumulation on purpose: backward() through the accumulator.
   if (Facts.isBackpropagatedOrEscapes(*Key) ||
       (Key->first && Facts.isBackpropagatedOrEscapes({Key->first, nullptr})))

@@ -89,9 +89,13 @@ public:
         continue;
       if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition))
         for (const CXXCtorInitializer *Init : Ctor->inits())
-          if (Init->isWritten() && Init->getMember())
+          if (Init->isWritten() && Init->getMember()) {
             noteInitializer(Init->getMember(), Init->getInit(),
                             Init->getSourceLocation());
+            noteUse(Init->getMember());
+            forEachStmt(Init->getInit(), [&](const Stmt *S) { noteUse(S); });
+          }
+      forEachStmt(Definition->getBody(), [&](const Stmt *S) { noteUse(S); });
       forEachStmt(Definition->getBody(),
                   [&](const Stmt *S) { noteStatement(S); });
       // Containers built or filled in local variables count once the
@@ -107,6 +111,13 @@ public:
       });
       MembersInLocalContainers.clear();
     }
+    // A method template's pattern names the members it uses too (its
+    // registration calls are read in the instantiations, as methods).
+    for (const Decl *D : Class->decls())
+      if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+        if (const FunctionDecl *Pattern = Template->getTemplatedDecl();
+            Pattern->hasBody())
+          forEachStmt(Pattern->getBody(), [&](const Stmt *S) { noteUse(S); });
     // `torch::nn::Dropout2d drop;`: a holder nobody set is default-
     // constructed, and so holds a module from its declaration on.
     for (auto &[Field, Use] : Members)
@@ -118,6 +129,17 @@ public:
   llvm::MapVector<const FieldDecl *, ModuleMember> Members;
 
 private:
+  void noteUse(const FieldDecl *Field) {
+    auto It = Members.find(Field);
+    if (It != Members.end())
+      It->second.Used = true;
+  }
+  void noteUse(const Stmt *S) {
+    if (const auto *Member = dyn_cast<MemberExpr>(S))
+      if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+        noteUse(Field);
+  }
+
   ModuleMember *useOf(const Expr *E) {
     if (!E)
       return nullptr;
@@ -293,6 +315,13 @@ ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
       });
   if (!Result.AllConstructorsSeen)
     return Result;
+  Result.AllMethodsSeen = llvm::all_of(ModuleClass->decls(), [](const Decl *D) {
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+      D = Template->getTemplatedDecl();
+    const auto *Method = dyn_cast<CXXMethodDecl>(D);
+    return !Method || Method->isImplicit() || Method->isDefaulted() ||
+           Method->isDeleted() || Method->isPureVirtual() || Method->hasBody();
+  });
   Result.HasForward = declaresForward(ModuleClass);
   MemberCollector Collector(ModuleClass);
   Collector.collect(ModuleClass);

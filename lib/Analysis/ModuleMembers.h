@@ -35,6 +35,9 @@ struct ModuleMember {
   /// Returned by a method of the class (`Sequential get_module() { return
   /// main; }`): callers may use the member on its own.
   bool HandedOut = false;
+  /// Named by a constructor's initializer list or a method's body (not only
+  /// by its own declaration).
+  bool Used = false;
   /// Where the member first gets a value, and that value when it is one
   /// complete expression (so it can be wrapped in register_*). Invalid when
   /// it never gets one.
@@ -46,6 +49,9 @@ struct ModuleMembers {
   /// Every constructor is defined in this translation unit (or implicit), so
   /// the members' registration can be judged. When false, Members is empty.
   bool AllConstructorsSeen = false;
+  /// Every method and method template the class declares is defined in this
+  /// translation unit, so what its code does with a member is all seen.
+  bool AllMethodsSeen = false;
   /// The class declares a `forward` (or inherits one from a module of the
   /// user's): it is called as a module, and runs its members itself.
   bool HasForward = false;

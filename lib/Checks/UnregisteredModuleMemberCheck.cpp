@@ -134,6 +134,12 @@ void UnregisteredModuleMemberCheck::check(
     // in the holder changes nothing the program does.
     if (!Members.HasForward && Use.HandedOut)
       continue;
+    // A private member that no constructor or method names holds what its
+    // declaration gave it (an empty Sequential, a default layer) and is never
+    // run: registering it changes nothing the program does. Code outside the
+    // class may reach a public one.
+    if (!Use.Used && Members.AllMethodsSeen && Field->getAccess() != AS_public)
+      continue;
     // A submodule without weights has nothing to move or train: it matters
     // only when it behaves by mode (Dropout), and misses train()/eval().
     const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());

@@ -47,6 +47,12 @@ bool isModuleClass(const CXXRecordDecl *RD) {
   return isOrDerivesFrom(RD, "torch::nn::Module");
 }
 
+bool isModuleForwardMethod(const FunctionDecl *F) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(F);
+  return Method && Method->getIdentifier() && Method->getName() == "forward" &&
+         isModuleClass(Method->getParent());
+}
+
 const CXXRecordDecl *moduleClassOf(QualType T) {
   const CXXRecordDecl *RD = pointeeRecord(T);
   if (!RD)

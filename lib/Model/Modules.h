@@ -26,6 +26,12 @@ bool isModuleType(clang::QualType T);
 /// torch::nn::Module or a class derived from it.
 bool isModuleClass(const clang::CXXRecordDecl *RD);
 
+/// A `forward` method of a torch::nn::Module subclass. One call builds one
+/// step of the caller's graph: the outputs it keeps along the way (a skip
+/// connection's, a feature pyramid's levels) are that graph's, and die with
+/// the call unless it returns them.
+bool isModuleForwardMethod(const clang::FunctionDecl *F);
+
 /// The torch::nn::Module subclass behind a module-typed value: the `Impl` of a
 /// ModuleHolder, the pointee of a shared_ptr, or the class itself.
 const clang::CXXRecordDecl *moduleClassOf(clang::QualType T);

@@ -106,3 +106,32 @@ void buffersWithoutRetention(Net &model, std::vector<torch::Tensor> &inputs) {
   auto loss = -log_probs.sum();
   loss.backward();
 }
+
+// A module's forward() builds one graph per call: the layer outputs a loop
+// over its layers keeps (skip connections, a feature pyramid's levels) are
+// that graph's and die with the call (public code: YOLOv3's route layers,
+// an FPN's lateral outputs).
+struct PyramidImpl : torch::nn::Module {
+  PyramidImpl() {
+    for (int i = 0; i < 3; ++i)
+      lateral->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(8, 8, 1)));
+    register_module("lateral", lateral);
+  }
+  std::vector<torch::Tensor> forward(std::vector<torch::Tensor> feats) {
+    std::vector<torch::Tensor> lateralOuts;
+    for (size_t i = 0; i < feats.size(); ++i)
+      lateralOuts.push_back(
+          lateral[i]->as<torch::nn::Conv2d>()->forward(feats[i]));
+    std::vector<torch::Tensor> routed(lateralOuts.size());
+    torch::Tensor x = lateralOuts.back();
+    for (size_t i = 0; i < lateralOuts.size(); ++i) {
+      x = x + lateralOuts[i];
+      routed[i] = x;
+    }
+    std::vector<torch::Tensor> outs;
+    for (const auto &level : routed)
+      outs.push_back(level * 2);
+    return outs;
+  }
+  torch::nn::ModuleList lateral;
+};

@@ -89,3 +89,31 @@ void writesIntoBuffers(Net &model, std::vector<torch::Tensor> &inputs) {
     // CHECK: :[[@LINE-1]]:14: warning: 'slots' keeps 'out'
   }
 }
+
+// What a forward() keeps in the module itself outlives the call: every
+// call's graph stays alive.
+struct RememberingImpl : torch::nn::Module {
+  RememberingImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    for (int step = 0; step < 3; ++step) {
+      x = fc->forward(x);
+      history.push_back(x);
+      // CHECK: :[[@LINE-1]]:15: warning: 'history' keeps 'x', which carries autograd history, across loop iterations
+    }
+    return x;
+  }
+  torch::nn::Linear fc{nullptr};
+  std::vector<torch::Tensor> history;
+};
+
+// Outside forward(), a loop over data that keeps each step's output in a
+// local vector keeps each step's graph.
+void rollout(torch::nn::Linear policy, torch::Tensor state) {
+  std::vector<torch::Tensor> values;
+  for (int t = 0; t < 100; ++t) {
+    auto value = policy->forward(state);
+    values.push_back(value);
+    // CHECK: :[[@LINE-1]]:12: warning: 'values' keeps 'value', which carries autograd history, across loop iterations
+  }
+  std::cout << values.size() << std::endl;
+}

@@ -131,3 +131,20 @@ void hostHelpers(const std::vector<Batch> &bs, std::shared_ptr<Net> given) {
   evaluateOnHost(std::make_shared<Net>(), bs);
   evaluateOnHost(given, bs);
 }
+
+// A discarded conversion that names no device moves nothing either way
+// (public code: `labels.to(torch::kLong);` on labels made as kLong).
+struct PairDataset {
+  PairDataset(std::vector<int64_t> &raw) {
+    labels = torch::from_blob(raw.data(), {static_cast<long>(raw.size()), 1},
+                              torch::TensorOptions(torch::kLong))
+                 .clone();
+    this->labels.to(torch::kLong);
+  }
+  torch::Tensor labels;
+};
+void discardedDtypeConversion(torch::Tensor counts) {
+  auto lab = torch::zeros({4}, torch::kLong);
+  lab.to(torch::kLong);
+  counts.to(torch::kFloat, /*non_blocking=*/false);
+}

@@ -95,3 +95,10 @@ void structured(std::vector<torch::data::Example<>> &examples, torch::Device dev
     // CHECK: :[[@LINE-1]]:38: warning: 'target' is on the CPU (it comes from the data-loader batch) but 'out' is on 'device'; move it with 'target.to(device)' as well
   }
 }
+
+// A conversion that names a device as well as a type still moves.
+void droppedTypedMove(torch::Device device) {
+  auto x = torch::randn({4});
+  x.to(device, torch::kHalf);
+  // CHECK: :[[@LINE-1]]:5: warning: result of 'x.to(device, torch::kHalf)' is discarded; tensors do not move in place, so 'x' stays on the CPU
+}

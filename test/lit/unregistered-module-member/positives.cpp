@@ -178,3 +178,24 @@ struct WithAccessor : torch::nn::Module {
   torch::nn::Linear get() { return fc; }
   torch::nn::Linear fc{nullptr};
 };
+
+// An unused member is judged all the same when code this file cannot see
+// may use it: a method defined in another file, or code outside the class
+// reaching a public member.
+struct PartlyDefined : torch::nn::Module {
+  PartlyDefined() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  void grow(); // defined elsewhere
+  torch::nn::Linear fc{nullptr};
+
+private:
+  torch::nn::Dropout drop;
+  // CHECK: :[[@LINE-1]]:22: warning: submodule 'drop' is never passed to 'register_module'
+};
+struct PublicSpare : torch::nn::Module {
+  PublicSpare() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+  torch::nn::Dropout spare;
+  // CHECK: :[[@LINE-1]]:22: warning: submodule 'spare' is never passed to 'register_module'
+};
