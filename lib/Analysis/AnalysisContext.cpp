@@ -3,6 +3,7 @@
 #include "Analysis/AnalysisContext.h"
 #include "Analysis/DeviceOwners.h"
 #include "Analysis/ModuleMembers.h"
+#include "Analysis/ProjectFacts.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -65,6 +66,7 @@ void forgetDeviceFlowResults() {
   summaries().Summaries.clear();
   forgetModuleMembers();
   forgetDeviceOwners();
+  forgetProjectSummaries();
 }
 
 } // namespace torchtidy

@@ -89,9 +89,9 @@ struct HostSyncInLoop {
   std::string What; ///< ".item()", "<<", "torch::nonzero"
   /// The tensor copied; inside the helper when there is one.
   Operand Tensor;
-  /// Set when Call is a helper of this TU that makes the copy (however many
-  /// helpers deep): the copy itself, the note.
-  const clang::CallExpr *CopyInHelper = nullptr;
+  /// Valid when Call is a helper that makes the copy (however many helpers
+  /// deep): the copy itself, the note.
+  clang::SourceLocation CopyInHelper;
 };
 
 /// A `.to(device, /*non_blocking=*/true)` whose source is a host tensor in
@@ -150,7 +150,7 @@ struct HostSyncInFunction {
   /// The tensor copied, in the function's own terms, like Result.
   AbstractValue Synced;
   /// The innermost copy (`.item()`), however many helpers deep: the note.
-  const clang::CallExpr *Copy = nullptr;
+  clang::SourceLocation Copy;
   std::string What;   ///< ".item()", as HostSyncInLoop::What
   std::string Tensor; ///< The tensor as written there.
 };

@@ -275,7 +275,7 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
     // A call reports its first copy only: one is enough to fix.
     Operand Tensor = operandFor(Tensors.front());
     if (Summary.HostSyncs.empty() && maySyncWithDevice(Tensor.Value.Where))
-      Summary.HostSyncs.push_back({std::move(Tensor.Value), Call,
+      Summary.HostSyncs.push_back({std::move(Tensor.Value), Call->getExprLoc(),
                                    calleeDisplayName(Call), Tensor.Spelling});
     return;
   }

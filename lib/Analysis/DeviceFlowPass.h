@@ -92,8 +92,14 @@ private:
   /// Where a parameter, or a field of `this`, is before the function assigns
   /// it, when the function's kind says so; unknown otherwise.
   std::optional<AbstractValue> entryValue(const ValueDecl *D) const;
-  /// The effect of a call to a function defined in this TU, through its
-  /// summary. False when there is none: then the caller assumes the worst.
+  /// The function a call runs and its summary: this TU's own when it
+  /// defines the function, else the project's (ProjectFacts.h). The
+  /// summary's parameters are the returned declaration's. Null when the call
+  /// may run other code (a virtual method) or nobody summarised it.
+  std::pair<const FunctionDecl *, const FunctionSummary *>
+  calleeSummary(const CallExpr *Call);
+  /// The effect of a call to a function of the user's, through its summary.
+  /// False when there is none: then the caller assumes the worst.
   bool applySummary(const CallExpr *Call, llvm::ArrayRef<AbstractValue> Args,
                     AbstractValue &Result);
   /// A callee's value with its parameters replaced by this call's arguments.

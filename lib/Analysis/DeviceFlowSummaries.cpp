@@ -11,6 +11,7 @@
 #include "Analysis/DeviceFlowPass.h"
 #include "Analysis/DeviceOwners.h"
 #include "Analysis/ModuleMembers.h"
+#include "Analysis/ProjectFacts.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -34,23 +35,28 @@ const ParmVarDecl *parameterPlacing(const Placement &Where,
   return Parm;
 }
 
-/// The definition a call runs, when it is user code this translation unit
-/// holds and the call cannot dispatch elsewhere.
-const FunctionDecl *summarizableDefinition(const CallExpr *Call,
-                                           const SourceManager &SM) {
+/// The function a call runs, when it is user code and the call cannot
+/// dispatch elsewhere: its definition when this translation unit has one,
+/// else its canonical declaration.
+const FunctionDecl *summarizableCallee(const CallExpr *Call,
+                                       const SourceManager &SM) {
   const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return nullptr;
   const FunctionDecl *Definition = nullptr;
-  if (!Callee || !Callee->hasBody(Definition) || !Definition)
+  if (Callee->hasBody(Definition) && Definition)
+    Callee = Definition;
+  else
+    Callee = Callee->getCanonicalDecl();
+  if (isInLibTorchNamespace(Callee) || isInStandardLibrary(Callee) ||
+      SM.isInSystemHeader(Callee->getLocation()) ||
+      Callee->isDependentContext() || Callee->isVariadic())
     return nullptr;
-  if (isInLibTorchNamespace(Definition) || isInStandardLibrary(Definition) ||
-      SM.isInSystemHeader(Definition->getLocation()) ||
-      Definition->isDependentContext() || Definition->isVariadic())
-    return nullptr;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
       Method && Method->isVirtual() && !Method->hasAttr<FinalAttr>() &&
       !Method->getParent()->hasAttr<FinalAttr>())
     return nullptr; // An override may run instead.
-  return Definition;
+  return Callee;
 }
 
 /// `this` or `*this`: the object a method works on.
@@ -75,6 +81,19 @@ bool callerSeesChangesTo(const ParmVarDecl *Parm) {
 }
 
 } // namespace
+
+std::pair<const FunctionDecl *, const FunctionSummary *>
+DeviceFlowPass::calleeSummary(const CallExpr *Call) {
+  const FunctionDecl *Callee = summarizableCallee(Call, Ctx.getSourceManager());
+  if (!Callee)
+    return {nullptr, nullptr};
+  // A function this unit only declares may be defined in another unit of
+  // the project; its summary is then in the project's facts.
+  const FunctionSummary *Summary = Callee->doesThisDeclarationHaveABody()
+                                       ? deviceFlowSummaryOf(Callee, Ctx)
+                                       : projectSummaryOf(Callee, Ctx);
+  return {Callee, Summary};
+}
 
 std::optional<AbstractValue>
 DeviceFlowPass::entryValue(const ValueDecl *D) const {
@@ -204,11 +223,7 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
 bool DeviceFlowPass::applySummary(const CallExpr *Call,
                                   llvm::ArrayRef<AbstractValue> Args,
                                   AbstractValue &Result) {
-  const FunctionDecl *Callee =
-      summarizableDefinition(Call, Ctx.getSourceManager());
-  if (!Callee)
-    return false;
-  const FunctionSummary *Summary = deviceFlowSummaryOf(Callee, Ctx);
+  auto [Callee, Summary] = calleeSummary(Call);
   if (!Summary)
     return false;
   std::string CallSpelling = spelling(Call);
@@ -401,10 +416,8 @@ bool DeviceFlowPass::callsPassOverData(const Stmt *Loop) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (Found || !Call)
       return;
-    if (const FunctionDecl *Callee =
-            summarizableDefinition(Call, Ctx.getSourceManager()))
-      if (const FunctionSummary *Summary = deviceFlowSummaryOf(Callee, Ctx))
-        Found = Summary->PassesOverData;
+    if (const FunctionSummary *Summary = calleeSummary(Call).second)
+      Found = Summary->PassesOverData;
   });
   // The map may have grown while helpers were summarised.
   EpochLoops[Loop] = Found;

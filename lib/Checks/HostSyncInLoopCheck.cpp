@@ -13,8 +13,9 @@ void HostSyncInLoopCheck::report(const DeviceFlowResult &Flow,
   for (const HostSyncInLoop &Sync : Flow.HostSyncs) {
     if (!isFirstReportAt(Sync.Call->getExprLoc()))
       continue;
-    std::string Helper =
-        Sync.CopyInHelper ? calleeDisplayName(Sync.Call) : std::string();
+    std::string Helper = Sync.CopyInHelper.isValid()
+                             ? calleeDisplayName(Sync.Call)
+                             : std::string();
     diag(Sync.Call->getExprLoc(),
          "'%0' copies '%1' (on %2) to the host %select{|inside '%4' }3and "
          "waits for the device in every iteration; accumulate on the device "
@@ -22,8 +23,8 @@ void HostSyncInLoopCheck::report(const DeviceFlowResult &Flow,
         << Sync.What << Sync.Tensor.Spelling
         << Sync.Tensor.Value.Where.describe() << !Helper.empty() << Helper;
     diag(Sync.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
-    if (Sync.CopyInHelper)
-      diag(Sync.CopyInHelper->getExprLoc(),
+    if (Sync.CopyInHelper.isValid())
+      diag(Sync.CopyInHelper,
            "'%0' copies '%1' to the host here, each time '%2' runs",
            DiagnosticIDs::Note)
           << Sync.What << Sync.Tensor.Spelling << Helper;

@@ -16,43 +16,14 @@
 #include "clang/Tooling/Tooling.h"
 #include "gtest/gtest.h"
 
+#include "MiniTorch.h"
+
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace torchtidy;
+using torchtidy_test::MiniTorch;
 
 namespace {
-
-const char *MiniTorch = R"cpp(
-namespace c10 {
-enum class DeviceType : signed char { CPU = 0, CUDA = 1, Meta = 9 };
-constexpr DeviceType kCPU = DeviceType::CPU;
-constexpr DeviceType kCUDA = DeviceType::CUDA;
-struct Device { Device(DeviceType t, signed char index = -1) {} };
-struct TensorOptions {
-  TensorOptions() {}
-  TensorOptions(Device d) {}
-  TensorOptions(DeviceType t) {}
-};
-} // namespace c10
-namespace at {
-struct Tensor {
-  Tensor to(c10::Device d) const;
-  Tensor cuda() const;
-  Tensor cpu() const;
-  Tensor detach() const;
-};
-Tensor operator+(const Tensor &, const Tensor &);
-Tensor operator*(const Tensor &, const Tensor &);
-Tensor ones(int n, c10::TensorOptions options = {});
-} // namespace at
-namespace torch {
-using at::Tensor;
-using at::ones;
-using c10::Device;
-using c10::kCPU;
-using c10::kCUDA;
-} // namespace torch
-)cpp";
 
 struct Analysed {
   std::unique_ptr<ASTUnit> Unit;

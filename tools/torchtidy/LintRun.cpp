@@ -11,6 +11,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Serialization/ASTReader.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -94,25 +95,61 @@ static void sortAndDeduplicate(std::vector<Finding> &Findings) {
 
 namespace {
 
+/// Around the checks, when a file is linted as part of a project: the
+/// summaries the file provides are computed before the checks run (which
+/// then find them cached), and what the checks read of the other files'
+/// facts is taken after.
+class ProjectFactsConsumer : public ASTConsumer {
+public:
+  enum Moment { BeforeChecks, AfterChecks };
+  ProjectFactsConsumer(Moment When, UnitFacts &Facts)
+      : When(When), Facts(Facts) {}
+  void HandleTranslationUnit(ASTContext &Context) override {
+    if (When == BeforeChecks)
+      Facts.Summaries.merge(providedSummaries(Context));
+    else
+      Facts.Used.merge(takeUsedFacts());
+  }
+
+private:
+  Moment When;
+  UnitFacts &Facts;
+};
+
 /// clang-tidy's checks behind a user-code traversal scope; records every
 /// file the translation unit read, precompiled headers included.
 class LintAction : public ASTFrontendAction {
 public:
-  LintAction(ClangTidyASTConsumerFactory &Checks,
-             std::vector<std::string> &Inputs)
-      : Checks(Checks), Inputs(Inputs) {}
+  LintAction(ClangTidyASTConsumerFactory &Checks, FileResult &Result,
+             bool InProject)
+      : Checks(Checks), Result(Result), InProject(InProject) {}
 
   std::unique_ptr<ASTConsumer>
   CreateASTConsumer(CompilerInstance &Compiler, llvm::StringRef File) override {
-    return std::make_unique<UserCodeScopeConsumer>(
-        Compiler.getSourceManager(), Checks.createASTConsumer(Compiler, File));
+    std::unique_ptr<ASTConsumer> Inner =
+        Checks.createASTConsumer(Compiler, File);
+    if (InProject) {
+      std::vector<std::unique_ptr<ASTConsumer>> Parts;
+      Parts.push_back(std::make_unique<ProjectFactsConsumer>(
+          ProjectFactsConsumer::BeforeChecks, Result.Facts));
+      Parts.push_back(std::move(Inner));
+      Parts.push_back(std::make_unique<ProjectFactsConsumer>(
+          ProjectFactsConsumer::AfterChecks, Result.Facts));
+      Inner = std::make_unique<MultiplexConsumer>(std::move(Parts));
+    }
+    return std::make_unique<UserCodeScopeConsumer>(Compiler.getSourceManager(),
+                                                   std::move(Inner));
   }
 
   void EndSourceFileAction() override {
     CompilerInstance &Compiler = getCompilerInstance();
     const SourceManager &Sources = Compiler.getSourceManager();
+    // Another unit's file that a note from its facts points into is not an
+    // input: the facts are, and the used facts' digests stand for them.
+    std::vector<std::string> NoteFiles = takeFilesOpenedForNotes();
     for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end(); ++It)
-      record(It->first.getName());
+      if (!llvm::is_contained(NoteFiles, It->first.getName()))
+        record(It->first.getName());
     if (auto Reader = Compiler.getASTReader())
       for (const serialization::ModuleFile &Module : Reader->getModuleManager())
         record(Module.FileName);
@@ -126,20 +163,22 @@ private:
     getCompilerInstance().getVirtualFileSystem().makeAbsolute(Absolute);
     // Not "..": through a symlinked directory it names another place.
     llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
-    Inputs.push_back(std::string(Absolute));
+    Result.Inputs.push_back(std::string(Absolute));
   }
 
   ClangTidyASTConsumerFactory &Checks;
-  std::vector<std::string> &Inputs;
+  FileResult &Result;
+  bool InProject;
 };
 
 class LintActionFactory : public tooling::FrontendActionFactory {
 public:
-  LintActionFactory(ClangTidyContext &Context, std::vector<std::string> &Inputs)
-      : Checks(Context), Inputs(Inputs) {}
+  LintActionFactory(ClangTidyContext &Context, FileResult &Result,
+                    bool InProject)
+      : Checks(Context), Result(Result), InProject(InProject) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<LintAction>(Checks, Inputs);
+    return std::make_unique<LintAction>(Checks, Result, InProject);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -156,7 +195,8 @@ public:
 
 private:
   ClangTidyASTConsumerFactory Checks;
-  std::vector<std::string> &Inputs;
+  FileResult &Result;
+  bool InProject;
 };
 
 } // namespace
@@ -199,8 +239,8 @@ void setUpPreprocessorAsTheLintDoes(CompilerInvocation &Invocation) {
 }
 
 FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
-                                 llvm::StringRef File,
-                                 llvm::StringRef PchPath) {
+                                 llvm::StringRef File, llvm::StringRef PchPath,
+                                 const ProjectFacts *Project) {
   // What clang-tidy's runClangTidy does, with LintAction in place of its
   // action: .clang-tidy ExtraArgs, no plugins, findings collected by
   // clang-tidy's diagnostic consumer (NOLINT, fix-its, conflicts).
@@ -231,9 +271,14 @@ FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
   Tool.setDiagnosticConsumer(&Collector);
 
   FileResult Result;
-  LintActionFactory Factory(*Context, Result.Inputs);
+  LintActionFactory Factory(*Context, Result, Project != nullptr);
+  useProjectFacts(Project);
   Tool.run(&Factory);
+  useProjectFacts(nullptr);
   Result.Findings = Collector.take();
+  // Code clang could not make sense of says nothing to other files.
+  if (llvm::any_of(Result.Findings, isCompilerError))
+    Result.Facts.Summaries.clear();
   sortAndDeduplicate(Result.Findings);
   llvm::sort(Result.Inputs);
   Result.Inputs.erase(std::unique(Result.Inputs.begin(), Result.Inputs.end()),
@@ -241,17 +286,40 @@ FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
   return Result;
 }
 
+/// Whether a source file defines `main`: a program, whose calls go into the
+/// project's other files rather than the other way round.
+static bool definesMain(llvm::StringRef File) {
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer)
+    return false;
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  for (size_t At = Text.find("main"); At != llvm::StringRef::npos;
+       At = Text.find("main", At + 4)) {
+    bool WordStart = At == 0 || !(isalnum(Text[At - 1]) || Text[At - 1] == '_');
+    llvm::StringRef After = Text.drop_front(At + 4).ltrim();
+    llvm::StringRef Before = Text.take_front(At).rtrim();
+    if (WordStart && After.starts_with("(") &&
+        (Before.ends_with("int") || Before.ends_with("auto")))
+      return true;
+  }
+  return false;
+}
+
 std::vector<Finding> lintInParallel(
     const LintRequest &Request, const tooling::CompilationDatabase &Database,
     const std::vector<std::string> &Files,
     llvm::function_ref<void(size_t, size_t, llvm::StringRef)> Progress) {
-  std::vector<std::vector<Finding>> PerFile(Files.size());
-  size_t Done = 0;
+  std::vector<FileResult> Results(Files.size());
+  size_t Done = 0, Total = Files.size();
   std::mutex ProgressLock;
   auto Report = [&](size_t I) {
     std::lock_guard<std::mutex> Lock(ProgressLock);
-    Progress(++Done, Files.size(), Files[I]);
+    Progress(++Done, Total, Files[I]);
   };
+  // Several files are a project: each is analysed with what the others
+  // provide (ProjectFacts.h), as soon as they provide it.
+  bool InProject = Request.UseProjectFacts && Files.size() > 1;
+  ProjectFacts Project;
 
   // Cached results first (stat calls, mostly), so that only the units to
   // lint decide which prefixes are worth precompiling.
@@ -262,14 +330,28 @@ std::vector<Finding> lintInParallel(
     if (Request.Cache) {
       CacheKeys[I] = Request.Cache->keyFor(
           Database.getCompileCommands(Files[I]), Planner.optionsText(Files[I]));
-      if (std::optional<std::vector<Finding>> Cached =
+      if (std::optional<FileResult> Cached =
               Request.Cache->lookup(CacheKeys[I])) {
-        PerFile[I] = std::move(*Cached);
+        Results[I] = std::move(*Cached);
+        if (InProject)
+          Project.provide(I, Results[I].Facts.Summaries);
         Report(I);
         continue;
       }
     }
     ToLint.push_back(I);
+  }
+  // In path order (a database lists its files in no order of its own), the
+  // programs last: by the time they are analysed, the files they call into
+  // have provided their facts, and they need no second lint.
+  if (InProject) {
+    std::vector<bool> IsProgram(Files.size());
+    for (size_t I : ToLint)
+      IsProgram[I] = definesMain(Files[I]);
+    llvm::sort(ToLint, [&](size_t A, size_t B) {
+      return std::make_tuple(IsProgram[A], llvm::StringRef(Files[A]), A) <
+             std::make_tuple(IsProgram[B], llvm::StringRef(Files[B]), B);
+    });
   }
   std::vector<size_t> PrefixGroups;
   if (Request.Sharing) {
@@ -280,59 +362,88 @@ std::vector<Finding> lintInParallel(
     PrefixGroups = Request.Sharing->plan(Request.Jobs);
   }
 
-  // Tasks: the prefixes to prepare, then the units. A unit whose prefix is
-  // not ready yet is parsed whole rather than wait for it.
-  std::atomic<size_t> Next{0};
-  size_t Tasks = PrefixGroups.size() + ToLint.size();
-  auto Worker = [&] {
-    LintSession Session(Request); // clang-tidy contexts are not shareable.
-    for (size_t T = Next++; T < Tasks; T = Next++) {
-      if (T < PrefixGroups.size()) {
-        Request.Sharing->prepare(PrefixGroups[T]);
-        continue;
-      }
-      size_t I = ToLint[T - PrefixGroups.size()];
-      auto LintStart = std::chrono::system_clock::now();
-      const SharedPrefixPch::Prefix *Prefix =
-          Request.Sharing ? Request.Sharing->readyPrefixFor(Files[I]) : nullptr;
-      FileResult Result;
-      if (Prefix) {
-        Result = Session.lintFile(Database, Files[I], Prefix->PchPath);
-        // Never a different result for sharing: a unit that does not parse
-        // against the prefix (a header that is not include-guarded, a stale
-        // PCH) is parsed again on its own, with its own errors.
-        if (llvm::any_of(Result.Findings, isCompilerError)) {
-          Prefix = nullptr;
-          Result = Session.lintFile(Database, Files[I]);
-        } else {
-          Request.Sharing->countUnitParsedAgainstPch();
-          llvm::append_range(Result.Inputs, Prefix->Inputs);
-          llvm::sort(Result.Inputs);
-          Result.Inputs.erase(
-              std::unique(Result.Inputs.begin(), Result.Inputs.end()),
-              Result.Inputs.end());
-        }
+  auto LintOne = [&](LintSession &Session, size_t I) {
+    auto LintStart = std::chrono::system_clock::now();
+    const SharedPrefixPch::Prefix *Prefix =
+        Request.Sharing ? Request.Sharing->readyPrefixFor(Files[I]) : nullptr;
+    const ProjectFacts *Facts = InProject ? &Project : nullptr;
+    FileResult Result;
+    if (Prefix) {
+      Result = Session.lintFile(Database, Files[I], Prefix->PchPath, Facts);
+      // Never a different result for sharing: a unit that does not parse
+      // against the prefix (a header that is not include-guarded, a stale
+      // PCH) is parsed again on its own, with its own errors.
+      if (llvm::any_of(Result.Findings, isCompilerError)) {
+        Prefix = nullptr;
+        Result = Session.lintFile(Database, Files[I], "", Facts);
       } else {
-        Result = Session.lintFile(Database, Files[I]);
+        Request.Sharing->countUnitParsedAgainstPch();
+        llvm::append_range(Result.Inputs, Prefix->Inputs);
+        llvm::sort(Result.Inputs);
+        Result.Inputs.erase(
+            std::unique(Result.Inputs.begin(), Result.Inputs.end()),
+            Result.Inputs.end());
       }
-      // A TU that does not parse may parse next time (a generated header
-      // appears): never cached.
-      if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
-        Request.Cache->store(CacheKeys[I], Result, LintStart);
-      PerFile[I] = std::move(Result.Findings);
-      Report(I);
+    } else {
+      Result = Session.lintFile(Database, Files[I], "", Facts);
     }
+    if (InProject)
+      Project.provide(I, Result.Facts.Summaries);
+    // A TU that does not parse may parse next time (a generated header
+    // appears): never cached.
+    if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
+      Request.Cache->store(CacheKeys[I], Result, LintStart);
+    Results[I] = std::move(Result);
+    Report(I);
   };
-  size_t Threads = std::max<size_t>(1, std::min<size_t>(Request.Jobs, Tasks));
-  std::vector<std::thread> Pool;
-  for (size_t T = 1; T < Threads; ++T)
-    Pool.emplace_back(Worker);
-  Worker();
-  for (std::thread &Thread : Pool)
-    Thread.join();
+
+  // Rounds: every file to lint, then the files whose findings rest on facts
+  // that changed since they read them (a file linted before the one it
+  // calls into), until none does. The findings are those of the last round,
+  // whatever the order and -j. Chains of files settle in a few rounds; a
+  // cycle whose facts never settle stops at the cap.
+  constexpr unsigned MaxRounds = 4;
+  for (unsigned Round = 0; Round < MaxRounds && !ToLint.empty(); ++Round) {
+    // Tasks: the prefixes to prepare (first round), then the units. A unit
+    // whose prefix is not ready yet is parsed whole rather than wait for it.
+    std::vector<size_t> Groups =
+        Round == 0 ? PrefixGroups : std::vector<size_t>();
+    std::atomic<size_t> Next{0};
+    size_t Tasks = Groups.size() + ToLint.size();
+    auto Worker = [&] {
+      LintSession Session(Request); // clang-tidy contexts are not shareable.
+      for (size_t T = Next++; T < Tasks; T = Next++) {
+        if (T < Groups.size())
+          Request.Sharing->prepare(Groups[T]);
+        else
+          LintOne(Session, ToLint[T - Groups.size()]);
+      }
+    };
+    size_t Threads = std::max<size_t>(1, std::min<size_t>(Request.Jobs, Tasks));
+    std::vector<std::thread> Pool;
+    for (size_t T = 1; T < Threads; ++T)
+      Pool.emplace_back(Worker);
+    Worker();
+    for (std::thread &Thread : Pool)
+      Thread.join();
+    if (Request.Stats) {
+      Request.Stats->Linted += ToLint.size();
+      if (Round > 0)
+        Request.Stats->LintedAgain += ToLint.size();
+    }
+    if (!InProject)
+      break;
+    ToLint.clear();
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (Project.changedSince(Results[I].Facts))
+        ToLint.push_back(I);
+    std::lock_guard<std::mutex> Lock(ProgressLock);
+    Total += ToLint.size();
+  }
   std::vector<Finding> All;
-  for (std::vector<Finding> &Findings : PerFile)
-    std::move(Findings.begin(), Findings.end(), std::back_inserter(All));
+  for (FileResult &Result : Results)
+    std::move(Result.Findings.begin(), Result.Findings.end(),
+              std::back_inserter(All));
   sortAndDeduplicate(All);
   return All;
 }

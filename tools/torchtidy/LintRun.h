@@ -10,6 +10,7 @@
 #ifndef TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
 #define TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
 
+#include "Analysis/ProjectFacts.h"
 #include "Frontend/CheckSelection.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -34,6 +35,12 @@ class SharedPrefixPch;
 /// One finding or compiler error, as clang-tidy reports it.
 using Finding = clang::tidy::ClangTidyError;
 
+/// What a run did, for --cache-stats and benchmarks.
+struct LintRunStats {
+  unsigned Linted = 0;      ///< Files linted (not taken from the cache).
+  unsigned LintedAgain = 0; ///< Of those, lints repeated for changed facts.
+};
+
 /// What the user asked for: which checks, how many workers, which cache.
 struct LintRequest {
   std::optional<CheckLevel> Level;
@@ -43,13 +50,19 @@ struct LintRequest {
   /// Units that start alike parse against one PCH of that start (null: each
   /// parses everything itself).
   SharedPrefixPch *Sharing = nullptr;
+  /// Several files are analysed as one project (ProjectFacts.h).
+  bool UseProjectFacts = true;
+  /// Filled in when given.
+  LintRunStats *Stats = nullptr;
 };
 
 /// The result of one file: its findings and every file its translation unit
-/// read (sources, headers, precompiled headers), for the cache.
+/// read (sources, headers, precompiled headers), for the cache; and, when
+/// linted as part of a project, the facts it gives and took (ProjectFacts.h).
 struct FileResult {
   std::vector<Finding> Findings;
   std::vector<std::string> Inputs;
+  UnitFacts Facts;
 };
 
 /// What the lint changes in every parse's invocation that decides what the
@@ -65,9 +78,12 @@ public:
 
   /// Lints one file (every compile command the database has for it); a file
   /// clang cannot parse yields compiler errors. With PchPath, the file is
-  /// parsed against that precompiled header of its leading includes.
+  /// parsed against that precompiled header of its leading includes. With
+  /// Project, calls of functions other files define read their facts, and
+  /// the result holds the file's own.
   FileResult lintFile(const clang::tooling::CompilationDatabase &Database,
-                      llvm::StringRef File, llvm::StringRef PchPath = "");
+                      llvm::StringRef File, llvm::StringRef PchPath = "",
+                      const ProjectFacts *Project = nullptr);
 
   /// The file's compile command as lintFile runs it (after .clang-tidy's
   /// ExtraArgs, without plugins); none unless the database has exactly one.
@@ -101,8 +117,11 @@ private:
 
 /// Lints the files with Request.Jobs worker threads, each with its own
 /// session, taking unchanged files from Request.Cache; Progress is called
-/// after each file (under a lock). The result does not depend on Jobs or on
-/// the cache: it is sorted by file, offset and check, without duplicates.
+/// after each file (under a lock). Several files are one project: each is
+/// analysed with the facts the others provide, and linted again while a fact
+/// it used changes. The result does not depend on Jobs, on the order files
+/// are linted in or on the cache: it is sorted by file, offset and check,
+/// without duplicates.
 std::vector<Finding> lintInParallel(
     const LintRequest &Request,
     const clang::tooling::CompilationDatabase &Database,

@@ -3,10 +3,17 @@
 // An entry, <dir>/<key>.entry, is written atomically (a temporary file then
 // a rename), so concurrent runs never read half an entry:
 //
-//   torchtidy-cache 1
+//   torchtidy-cache 2
 //   <number of inputs>
 //   <size> <mtime ns> <content hash> <path>      (one line per input)
+//   <number of project facts>
+//   P <mangled name> <summary JSON>              (one line per fact provided)
+//   U <mangled name> <digest, or - for none>     (one line per fact used)
 //   <the findings as clang-tidy's export-fixes YAML>
+//
+// The entry holds while its inputs are unchanged; whether the project facts
+// it used still hold is for the run to decide (LintRun.cpp), once it knows
+// every unit's facts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +32,11 @@ using namespace clang;
 
 namespace torchtidy {
 
-static constexpr llvm::StringLiteral Magic = "torchtidy-cache 1";
+static constexpr llvm::StringLiteral Magic = "torchtidy-cache 2";
 
 static std::string hexHash(llvm::StringRef Bytes) {
-  llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Bytes));
+  llvm::XXH128_hash_t Hash =
+      llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Bytes));
   return llvm::utohexstr(Hash.high64, /*LowerCase=*/true, 16) +
          llvm::utohexstr(Hash.low64, /*LowerCase=*/true, 16);
 }
@@ -94,7 +102,22 @@ static bool inputUnchanged(llvm::StringRef Line) {
   return Hash && *Hash == Fields[2];
 }
 
-static std::optional<std::vector<Finding>> parseEntry(llvm::StringRef Text) {
+/// One project-fact line into Facts; false when it is not one.
+static bool parseFact(llvm::StringRef Line, UnitFacts &Facts) {
+  auto [Tag, Rest] = Line.split(' ');
+  auto [Name, Value] = Rest.split(' ');
+  if (Name.empty() || Value.empty())
+    return false;
+  if (Tag == "P")
+    Facts.Summaries[Name.str()] = Value.str();
+  else if (Tag == "U")
+    Facts.Used[Name.str()] = Value == "-" ? "" : Value.str();
+  else
+    return false;
+  return true;
+}
+
+static std::optional<FileResult> parseEntry(llvm::StringRef Text) {
   auto [Header, Rest] = Text.split('\n');
   if (Header != Magic)
     return std::nullopt;
@@ -108,27 +131,38 @@ static std::optional<std::vector<Finding>> parseEntry(llvm::StringRef Text) {
       return std::nullopt;
     Body = Next;
   }
+  FileResult Result;
+  auto [FactCountLine, FactsAndFindings] = Body.split('\n');
+  unsigned FactCount;
+  if (FactCountLine.getAsInteger(10, FactCount))
+    return std::nullopt;
+  Body = FactsAndFindings;
+  for (unsigned I = 0; I < FactCount; ++I) {
+    auto [Line, Next] = Body.split('\n');
+    if (!parseFact(Line, Result.Facts))
+      return std::nullopt;
+    Body = Next;
+  }
   tooling::TranslationUnitDiagnostics Saved;
   llvm::yaml::Input YamlIn(Body);
   YamlIn >> Saved;
   if (YamlIn.error())
     return std::nullopt;
-  std::vector<Finding> Findings;
   for (const tooling::Diagnostic &Diagnostic : Saved.Diagnostics) {
     Finding F(Diagnostic.DiagnosticName, Diagnostic.DiagLevel,
               Diagnostic.BuildDirectory, /*IsWarningAsError=*/false);
     static_cast<tooling::Diagnostic &>(F) = Diagnostic;
-    Findings.push_back(std::move(F));
+    Result.Findings.push_back(std::move(F));
   }
-  return Findings;
+  return Result;
 }
 
-std::optional<std::vector<Finding>> ResultCache::lookup(llvm::StringRef Key) {
-  std::optional<std::vector<Finding>> Findings;
+std::optional<FileResult> ResultCache::lookup(llvm::StringRef Key) {
+  std::optional<FileResult> Result;
   if (auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Directory, Key)))
-    Findings = parseEntry((*Buffer)->getBuffer());
-  ++(Findings ? Hits : Misses);
-  return Findings;
+    Result = parseEntry((*Buffer)->getBuffer());
+  ++(Result ? Hits : Misses);
+  return Result;
 }
 
 void ResultCache::store(llvm::StringRef Key, const FileResult &Result,
@@ -147,6 +181,11 @@ void ResultCache::store(llvm::StringRef Key, const FileResult &Result,
         << nanoseconds(Status.getLastModificationTime()) << " " << *Hash << " "
         << Input << "\n";
   }
+  Out << Result.Facts.Summaries.size() + Result.Facts.Used.size() << "\n";
+  for (const auto &[Name, Summary] : Result.Facts.Summaries)
+    Out << "P " << Name << " " << Summary << "\n";
+  for (const auto &[Name, Digest] : Result.Facts.Used)
+    Out << "U " << Name << " " << (Digest.empty() ? "-" : Digest) << "\n";
   tooling::TranslationUnitDiagnostics Saved;
   for (const Finding &F : Result.Findings)
     Saved.Diagnostics.push_back(F);

@@ -35,8 +35,9 @@ public:
   std::string keyFor(llvm::ArrayRef<clang::tooling::CompileCommand> Commands,
                      llvm::StringRef OptionsText) const;
 
-  /// The cached findings, if the entry exists and none of its inputs changed.
-  std::optional<std::vector<Finding>> lookup(llvm::StringRef Key);
+  /// The cached findings and project facts, if the entry exists and none of
+  /// its inputs changed (Inputs is left empty).
+  std::optional<FileResult> lookup(llvm::StringRef Key);
 
   /// Records a result computed from inputs read no earlier than LintStart;
   /// an input modified since then (edited during the run) is not cached.

@@ -85,8 +85,13 @@ cl::opt<bool> NoCache("no-cache", cl::desc("lint every file, read no cache"),
                       cl::cat(Category));
 cl::opt<bool> CacheStats(
     "cache-stats",
-    cl::desc(
-        "print cache hits and misses, and what the files shared, on stderr"),
+    cl::desc("print cache hits and misses, what the files shared, and how many "
+             "were linted again for other files' facts, on stderr"),
+    cl::cat(Category));
+cl::opt<bool> NoProjectFacts(
+    "no-project-facts",
+    cl::desc("analyse each file on its own: calls of functions that other "
+             "files define stay unknown, as in a single-file lint"),
     cl::cat(Category));
 cl::opt<bool> NoSharedPch(
     "no-shared-pch",
@@ -374,6 +379,9 @@ int main(int Argc, const char **Argv) {
       return fail("'" + File + "' is not in the compilation database");
 
   torchtidy::LintRequest Request;
+  torchtidy::LintRunStats Stats;
+  Request.Stats = &Stats;
+  Request.UseProjectFacts = !NoProjectFacts;
   Request.Level = Level;
   Request.Checks = Checks;
   Request.Jobs = Jobs;
@@ -442,6 +450,10 @@ int main(int Argc, const char **Argv) {
                  << " file(s) parsed against a PCH; " << Sharing->built()
                  << " PCH(s) built, " << Sharing->reused() << " reused; "
                  << Sharing->notShareable() << " file(s) not shareable\n";
+  if (CacheStats && Inputs.size() > 1 && !NoProjectFacts)
+    llvm::errs() << "torchtidy: project: " << Stats.Linted
+                 << " file(s) linted, " << Stats.LintedAgain
+                 << " of them again for facts from other files\n";
   if (!ScratchPchDirectory.empty())
     llvm::sys::fs::remove_directories(ScratchPchDirectory);
 

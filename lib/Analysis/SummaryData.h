@@ -1,0 +1,46 @@
+//===--- SummaryData.h - A function summary as data -------------*- C++ -*-===//
+//
+// A FunctionSummary points into one AST: its parameters are ParmVarDecls,
+// its notes SourceLocations, its devices declarations. Written as data (JSON
+// text), the same summary can be read by any translation unit that declares
+// the function: parameters become positions, locations file and offset (any
+// edit that moves a note changes the summary, and so what its users cached),
+// and a device is named by a parameter, by the method's class (the module's
+// device) or by a field of that class; a device named by anything else keeps
+// its devices and loses its name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_SUMMARYDATA_H
+#define TORCHTIDY_ANALYSIS_SUMMARYDATA_H
+
+#include "Analysis/DeviceFlow.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class SourceManager;
+} // namespace clang
+
+namespace torchtidy {
+
+/// The summary of Definition as JSON text.
+std::string writeSummary(const FunctionSummary &Summary,
+                         const clang::FunctionDecl *Definition,
+                         const clang::SourceManager &Sources);
+
+/// The summary that writeSummary wrote, in terms of Declaration (a
+/// declaration of the same function in this translation unit): its
+/// parameters, its class, and locations in Sources. Files this unit did not
+/// read are added to Sources, and to OpenedForNotes. None when the text is
+/// not such a summary or does not fit Declaration.
+std::optional<FunctionSummary>
+readSummary(llvm::StringRef Text, const clang::FunctionDecl *Declaration,
+            clang::SourceManager &Sources,
+            std::vector<std::string> &OpenedForNotes);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_SUMMARYDATA_H
