@@ -555,6 +555,12 @@ void DeviceFlowPass::collectEffects(const State &AtExit) {
       Summary.Effects.push_back({D, Value});
     }
   }
+  // In source order, not the map's (addresses): the same function gives the
+  // same summary in every parse, which its text in other files' facts must.
+  llvm::sort(Summary.Effects, [](const auto &A, const auto &B) {
+    return A.first->getLocation().getRawEncoding() <
+           B.first->getLocation().getRawEncoding();
+  });
 }
 
 } // namespace detail

@@ -18,3 +18,6 @@ torch::Tensor makeMask(int64_t width);
 torch::Tensor lossOf(const torch::Tensor &prediction,
                      const torch::Tensor &target);
 double meanOf(const torch::Tensor &values);
+void moveBatch(torch::Tensor &data, torch::Tensor &target,
+               torch::Tensor &weights, torch::Tensor &mask,
+               torch::Device device);

@@ -10,8 +10,11 @@ int main() {
   torch::Tensor mask = makeMask(2).to(device);
   torch::Tensor last;
   for (auto &batch : batches) {
-    auto output = model->forward(batch.data.to(device));
-    auto loss = lossOf(output * mask, batch.target.to(device));
+    torch::Tensor data = batch.data, target = batch.target;
+    torch::Tensor weights = torch::ones({2}), ones = torch::ones({2});
+    moveBatch(data, target, weights, ones, device);
+    auto output = model->forward(data) * weights * ones;
+    auto loss = lossOf(output * mask, target);
     optimizer.zero_grad();
     loss.backward();
     optimizer.step();

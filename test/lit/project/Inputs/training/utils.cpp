@@ -10,3 +10,12 @@ torch::Tensor lossOf(const torch::Tensor &prediction,
 double meanOf(const torch::Tensor &values) {
   return values.mean().item<double>();
 }
+
+void moveBatch(torch::Tensor &data, torch::Tensor &target,
+               torch::Tensor &weights, torch::Tensor &mask,
+               torch::Device device) {
+  data = data.to(device);
+  target = target.to(device);
+  weights = weights.to(device);
+  mask = mask.to(device);
+}
