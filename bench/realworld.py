@@ -25,16 +25,8 @@ Triage format (tab-separated, '#' comments):
 Exit: 0 when every bug-level finding is triaged and none is a false positive;
 1 otherwise; 2 on a usage error or when no listed repository is present.
 
-With --project, each repository is linted as one project (one torchtidy
-run over all its units, -j N): a call of a function another file of the
-repository defines goes through that function's summary (docs/README.md,
-"Functions defined in another file of the project"). Findings are then
-grouped by the file they are in: those of a file with a compiler error are
-set aside, and a unit that does not parse is a unit with an error in its
-own file (an error in a header sets aside that header's findings only).
-
 Usage: bench/realworld.py --sources DIR [--build build/llvm-22] [-j N]
-                          [--work DIR] [--only owner/name ...] [--project]
+                          [--work DIR] [--only owner/name ...]
 """
 import argparse
 import collections
@@ -212,8 +204,6 @@ def main():
                         default="/usr/include/torch/csrc/api/include")
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("-j", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--project", action="store_true",
-                        help="lint each repository as one project")
     args = parser.parse_args()
 
     torchtidy = os.path.join(args.build, "bin", "torchtidy")
@@ -273,42 +263,18 @@ def main():
                 return repo, os.path.relpath(path, prefix)
         return None, path
 
-    def lint_project(repo):
-        """[(file, its findings)] of one torchtidy run over the repository's
-        units."""
-        files = [e["file"] for e in database if repo_of(e["file"])[0] == repo]
-        done = subprocess.run([torchtidy, "-p", work, "--level=bug",
-                               "--format=json", "--no-cache", "-j",
-                               str(args.j), *files],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-        if done.returncode not in (0, 1, 2) or not done.stdout.strip():
-            fail(f"torchtidy failed ({done.returncode}) on {repo}: "
-                 f"{done.stderr.strip()[-500:]}")
-        by_file = collections.defaultdict(list)
-        for finding in json.loads(done.stdout)["findings"]:
-            by_file[finding["file"]].append(finding)
-        return list(by_file.items())
-
-    if args.project:
-        results = [r for repo in per_repo for r in lint_project(repo)]
-    else:
-        # One torchtidy per translation unit: a unit that does not parse (a
-        # header missing here) is told apart, and its findings are set
-        # aside, since they rest on code clang could not see.
-        with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
-            results = list(pool.map(lint, database))
+    # One torchtidy per translation unit: a unit that does not parse (a
+    # header missing here) is told apart, and its findings are set aside,
+    # since they rest on code clang could not see.
+    with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
+        results = list(pool.map(lint, database))
     verdicts = collections.Counter()
     rows, seen, set_aside = [], set(), 0
-    unit_files = {e["file"] for e in database}
     for unit, findings in results:
         repo, _ = repo_of(unit)
         errors = [f for f in findings if f["level"] == "error"]
         if errors:
-            # In --project runs a header's errors set aside its findings
-            # only; they are no unit of their own.
-            if repo is not None and unit in unit_files:
-                per_repo[repo]["errors"] += 1
+            per_repo[repo]["errors"] += 1
             set_aside += sum(f["level"] == "bug" for f in findings)
             print(f"not parsed\t{repo}\t{repo_of(unit)[1]}\t"
                   f"{errors[0]['message']}")
