@@ -328,8 +328,12 @@ std::vector<Finding> lintInParallel(
   std::vector<std::string> CacheKeys(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
     if (Request.Cache) {
+      // Findings made with other files' facts are not those of the file
+      // alone: a run of one kind never reads the other's entries.
       CacheKeys[I] = Request.Cache->keyFor(
-          Database.getCompileCommands(Files[I]), Planner.optionsText(Files[I]));
+          Database.getCompileCommands(Files[I]),
+          Planner.optionsText(Files[I]) +
+              (InProject ? "\n# with project facts" : ""));
       if (std::optional<FileResult> Cached =
               Request.Cache->lookup(CacheKeys[I])) {
         Results[I] = std::move(*Cached);
