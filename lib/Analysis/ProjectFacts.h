@@ -35,10 +35,6 @@ struct UnitFacts {
   /// Per mangled name the unit's analysis asked for, a digest of the
   /// summary it got (factDigest), empty when the project had none.
   std::map<std::string, std::string> Used;
-
-  bool operator==(const UnitFacts &O) const {
-    return Summaries == O.Summaries && Used == O.Used;
-  }
 };
 
 /// The summaries every unit of a project provides. Units analysed in
