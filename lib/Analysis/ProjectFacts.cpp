@@ -8,7 +8,12 @@
 #include "clang/AST/Mangle.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
 
 #include <memory>
@@ -18,28 +23,34 @@ using namespace clang;
 namespace torchtidy {
 
 void ProjectFacts::provide(
-    size_t Unit, const std::map<std::string, std::string> &Summaries) {
+    llvm::StringRef File, const std::map<std::string, std::string> &Summaries) {
   std::lock_guard<std::mutex> Guard(Lock);
-  std::vector<std::string> &Names = NamesOf[Unit];
+  std::vector<std::string> &Names = NamesOf[File.str()];
   for (const std::string &Name : Names)
-    Providers[Name].erase(Unit);
+    Providers[Name].erase(File.str());
   Names.clear();
   for (const auto &[Name, Summary] : Summaries) {
-    Providers[Name][Unit] = Summary;
+    Providers[Name][File.str()] = Summary;
     Names.push_back(Name);
   }
 }
 
-std::optional<std::string> ProjectFacts::summaryOf(llvm::StringRef Name) const {
+std::optional<std::string>
+ProjectFacts::summaryOf(llvm::StringRef Name,
+                        llvm::StringRef ExceptFile) const {
   std::lock_guard<std::mutex> Guard(Lock);
   auto It = Providers.find(Name);
-  if (It == Providers.end() || It->second.empty())
+  if (It == Providers.end())
     return std::nullopt;
-  const std::string &First = It->second.begin()->second;
-  for (const auto &[Unit, Summary] : It->second)
-    if (Summary != First)
+  const std::string *Found = nullptr;
+  for (const auto &[File, Summary] : It->second) {
+    if (File == ExceptFile)
+      continue;
+    if (Found && *Found != Summary)
       return std::nullopt;
-  return First;
+    Found = &Summary;
+  }
+  return Found ? std::optional<std::string>(*Found) : std::nullopt;
 }
 
 bool ProjectFacts::changedSince(const UnitFacts &Unit) const {
@@ -47,6 +58,119 @@ bool ProjectFacts::changedSince(const UnitFacts &Unit) const {
     if (factDigest(summaryOf(Name)) != Digest)
       return true;
   return false;
+}
+
+size_t ProjectFacts::functionCount() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return llvm::count_if(
+      Providers, [](const auto &Entry) { return !Entry.second.empty(); });
+}
+
+size_t ProjectFacts::unitCount() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return NamesOf.size();
+}
+
+// The index's format. A summary stays the text its unit wrote (its digest
+// is what users of it recorded), so it is a JSON string, not an object.
+static constexpr llvm::StringLiteral IndexFormat = "torchtidy-project-facts";
+static constexpr int64_t IndexVersion = 1;
+
+void ProjectFacts::writeIndex(llvm::raw_ostream &Out) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  llvm::json::OStream Json(Out, /*IndentSize=*/1);
+  Json.object([&] {
+    Json.attribute(IndexFormat, IndexVersion);
+    Json.attributeArray("units", [&] {
+      for (const auto &[File, Names] : NamesOf) {
+        Json.object([&] {
+          Json.attribute("file", File);
+          Json.attributeObject("summaries", [&] {
+            std::vector<std::string> Sorted = Names;
+            llvm::sort(Sorted);
+            for (const std::string &Name : Sorted)
+              Json.attribute(Name, Providers.find(Name)->second.at(File));
+          });
+        });
+      }
+    });
+  });
+  Out << "\n";
+}
+
+llvm::Error ProjectFacts::readIndex(llvm::StringRef Path) {
+  auto Fail = [&](const llvm::Twine &Why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + Path + "' " + Why);
+  };
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return Fail("cannot be read: " + Buffer.getError().message());
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse((*Buffer)->getBuffer());
+  if (!Parsed)
+    return Fail("is not JSON: " + llvm::toString(Parsed.takeError()));
+  const llvm::json::Object *Root = Parsed->getAsObject();
+  std::optional<int64_t> Version =
+      Root ? Root->getInteger(IndexFormat) : std::nullopt;
+  if (!Version)
+    return Fail("is not an index of project facts (torchtidy --index "
+                "writes one)");
+  if (*Version != IndexVersion)
+    return Fail("is an index of version " + llvm::Twine(*Version) +
+                "; this torchtidy reads version " + llvm::Twine(IndexVersion) +
+                " (run torchtidy --index again)");
+  const llvm::json::Array *Units = Root->getArray("units");
+  if (!Units)
+    return Fail("has no \"units\"");
+  for (const llvm::json::Value &Unit : *Units) {
+    const llvm::json::Object *Fields = Unit.getAsObject();
+    std::optional<llvm::StringRef> File =
+        Fields ? Fields->getString("file") : std::nullopt;
+    const llvm::json::Object *Summaries =
+        Fields ? Fields->getObject("summaries") : nullptr;
+    if (!File || !Summaries)
+      return Fail("has a unit without \"file\" or \"summaries\"");
+    std::map<std::string, std::string> Provided;
+    for (const auto &[Name, Summary] : *Summaries) {
+      std::optional<llvm::StringRef> Text = Summary.getAsString();
+      if (!Text)
+        return Fail("has a summary of '" + Name.str() +
+                    "' that is not a string");
+      Provided[Name.str()] = Text->str();
+    }
+    provide(*File, Provided);
+  }
+  return llvm::Error::success();
+}
+
+std::string projectUnitName(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.str();
+  return std::string(Real);
+}
+
+const ProjectFacts *projectFactsIndex(llvm::StringRef Path,
+                                      std::string &Error) {
+  struct Loaded {
+    std::unique_ptr<ProjectFacts> Facts;
+    std::string Error;
+  };
+  static std::mutex Lock;
+  static std::map<std::string, Loaded> Indexes;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto [It, New] = Indexes.try_emplace(Path.str());
+  Loaded &Index = It->second;
+  if (New) {
+    Index.Facts = std::make_unique<ProjectFacts>();
+    if (llvm::Error E = Index.Facts->readIndex(Path)) {
+      Index.Error = llvm::toString(std::move(E));
+      Index.Facts.reset();
+    }
+  }
+  Error = Index.Error;
+  return Index.Facts.get();
 }
 
 std::string factDigest(const std::optional<std::string> &Summary) {
@@ -82,6 +206,10 @@ struct ThreadState {
   const ProjectFacts *Facts = nullptr;
   std::map<std::string, std::string> Used;
   std::vector<std::string> OpenedForNotes;
+  /// The unit being analysed, whose own facts in an index are stale: the
+  /// functions it defines are summarised from its AST.
+  const ASTContext *UnitOf = nullptr;
+  std::string Unit;
   using Key = std::pair<const ASTContext *, const FunctionDecl *>;
   /// Null: the project has no (readable) summary.
   llvm::DenseMap<Key, std::unique_ptr<FunctionSummary>> Read;
@@ -126,7 +254,16 @@ const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration,
   std::optional<std::string> Name = projectName(Declaration);
   if (!Name)
     return nullptr;
-  std::optional<std::string> Text = State.Facts->summaryOf(*Name);
+  if (State.UnitOf != &Ctx) {
+    const SourceManager &Sources = Ctx.getSourceManager();
+    OptionalFileEntryRef Main =
+        Sources.getFileEntryRefForID(Sources.getMainFileID());
+    State.UnitOf = &Ctx;
+    State.Unit =
+        Main ? projectUnitName(Sources.getFileManager().getCanonicalName(*Main))
+             : "";
+  }
+  std::optional<std::string> Text = State.Facts->summaryOf(*Name, State.Unit);
   State.Used[*Name] = factDigest(Text);
   if (!Text)
     return nullptr;
@@ -165,6 +302,9 @@ std::vector<std::string> takeFilesOpenedForNotes() {
   return std::exchange(state().OpenedForNotes, {});
 }
 
-void forgetProjectSummaries() { state().Read.clear(); }
+void forgetProjectSummaries() {
+  state().Read.clear();
+  state().UnitOf = nullptr;
+}
 
 } // namespace torchtidy

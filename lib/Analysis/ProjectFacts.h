@@ -9,8 +9,10 @@
 // and records which one it read, so that a driver can lint it again when
 // that fact changes (tools/torchtidy/LintRun.cpp).
 //
-// Without project facts (the single-file front-ends, or a function no unit
-// of the project defines) such a call stays what it was: unknown.
+// The single-file front-ends (the clang-tidy module, the compiler plugin)
+// read the same facts from an index that `torchtidy --index` wrote. Without
+// project facts, or for a function no unit of the project defines, such a
+// call stays what it was: unknown.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,8 @@
 #include "Analysis/DeviceFlow.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <mutex>
 #include <optional>
@@ -37,27 +41,49 @@ struct UnitFacts {
   std::map<std::string, std::string> Used;
 };
 
-/// The summaries every unit of a project provides. Units analysed in
-/// parallel read it while others' results are added: it is thread-safe.
+/// The summaries every unit of a project provides, each unit named by the
+/// real path of its main file. Units analysed in parallel read it while
+/// others' results are added: it is thread-safe.
 class ProjectFacts {
 public:
-  /// Sets what the unit numbered Unit provides, replacing what it provided
-  /// before (a unit linted again).
-  void provide(size_t Unit,
+  /// Sets what the unit of File provides, replacing what it provided before
+  /// (a unit linted again, or one an index had).
+  void provide(llvm::StringRef File,
                const std::map<std::string, std::string> &Summaries);
-  /// The summary of a mangled name: none when no unit defines it, or when
-  /// units define it differently (two programs of one database that each
-  /// have a `train()`): which one a call runs is not known.
-  std::optional<std::string> summaryOf(llvm::StringRef Name) const;
+  /// The summary of a mangled name: none when no unit but ExceptFile's
+  /// defines it, or when units define it differently (two programs of one
+  /// database that each have a `train()`): which one a call runs is not
+  /// known.
+  std::optional<std::string> summaryOf(llvm::StringRef Name,
+                                       llvm::StringRef ExceptFile = "") const;
   /// Whether an analysis that read these facts would now read others.
   bool changedSince(const UnitFacts &Unit) const;
+  /// How many functions and units have a summary here.
+  size_t functionCount() const;
+  size_t unitCount() const;
+
+  /// The index of a project (`torchtidy --index`): every unit's summaries,
+  /// as JSON, for the front-ends that see one file at a time.
+  void writeIndex(llvm::raw_ostream &Out) const;
+  /// Adds the units of an index that writeIndex wrote; an error says why a
+  /// file is not one.
+  llvm::Error readIndex(llvm::StringRef Path);
 
 private:
   mutable std::mutex Lock;
   /// Per mangled name, per providing unit, the summary.
-  llvm::StringMap<std::map<size_t, std::string>> Providers;
-  std::map<size_t, std::vector<std::string>> NamesOf;
+  llvm::StringMap<std::map<std::string, std::string>> Providers;
+  std::map<std::string, std::vector<std::string>> NamesOf;
 };
+
+/// The name of the unit whose main file is at Path: its real path (Path
+/// itself when it has none).
+std::string projectUnitName(llvm::StringRef Path);
+
+/// The index at Path, read once per process for every translation unit
+/// that names it (a clang-tidy CheckOption, a compiler plugin argument);
+/// null, with Error set, when it cannot be read.
+const ProjectFacts *projectFactsIndex(llvm::StringRef Path, std::string &Error);
 
 /// A short digest of a summary's text; empty for none.
 std::string factDigest(const std::optional<std::string> &Summary);

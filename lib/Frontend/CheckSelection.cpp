@@ -27,7 +27,7 @@ std::string checkGlobsForLevel(CheckLevel Level) {
 
 std::unique_ptr<ClangTidyOptionsProvider>
 makeOptionsProvider(std::optional<CheckLevel> ExplicitLevel,
-                    llvm::StringRef Checks) {
+                    llvm::StringRef Checks, llvm::StringRef ProjectFactsIndex) {
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = checkGlobsForLevel(CheckLevel::Bug);
   // A bug in the project's own header is a finding, whatever the LLVM
@@ -41,6 +41,8 @@ makeOptionsProvider(std::optional<CheckLevel> ExplicitLevel,
   if (!Checks.empty())
     Globs += "," + Checks.str();
   Overrides.Checks = Globs + ",-clang-analyzer-*,-clang-diagnostic-*";
+  Overrides.CheckOptions["ProjectFacts"] =
+      ClangTidyOptions::ClangTidyValue(ProjectFactsIndex);
   return std::make_unique<FileOptionsProvider>(ClangTidyGlobalOptions(),
                                                Defaults, Overrides);
 }

@@ -34,10 +34,13 @@ std::string checkGlobsForLevel(CheckLevel Level);
 /// diagnostics and analyzer checks never run: torchtidy reports only its
 /// checks (compiler errors are reported regardless). Findings in the
 /// project's own headers are reported on every LLVM version unless
-/// .clang-tidy sets HeaderFilterRegex.
+/// .clang-tidy sets HeaderFilterRegex. ProjectFactsIndex is the checks'
+/// ProjectFacts option (DeviceFlowCheck.h), whatever .clang-tidy says: the
+/// torchtidy command gives the facts to the analysis itself.
 std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>
 makeOptionsProvider(std::optional<CheckLevel> ExplicitLevel,
-                    llvm::StringRef Checks);
+                    llvm::StringRef Checks,
+                    llvm::StringRef ProjectFactsIndex = "");
 
 } // namespace torchtidy
 

@@ -4,7 +4,7 @@
 // trip must keep what callers use (where the result is, relative to which
 // parameter; its history and notes), refuse what does not fit, and the
 // project's map must tell apart one definition, two that agree and two
-// that differ.
+// that differ, and an index must hold the same map, or say why it cannot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,8 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -137,15 +139,19 @@ TEST(ProjectFactsTest, OnlyWhatAnotherUnitCanCallHasAName) {
 
 TEST(ProjectFactsTest, TwoDifferentDefinitionsAreNoFact) {
   ProjectFacts Project;
-  Project.provide(0, {{"_Z5trainv", "A"}});
+  Project.provide("/p/a.cpp", {{"_Z5trainv", "A"}});
   EXPECT_EQ(Project.summaryOf("_Z5trainv"), std::optional<std::string>("A"));
-  Project.provide(1, {{"_Z5trainv", "A"}});
+  Project.provide("/p/b.cpp", {{"_Z5trainv", "A"}});
   EXPECT_EQ(Project.summaryOf("_Z5trainv"), std::optional<std::string>("A"));
-  Project.provide(2, {{"_Z5trainv", "B"}});
+  Project.provide("/p/c.cpp", {{"_Z5trainv", "B"}});
   EXPECT_FALSE(Project.summaryOf("_Z5trainv"));
-  // Unit 2 linted again, without it.
-  Project.provide(2, {});
+  // c.cpp's own (stale) facts are not what c.cpp reads.
+  EXPECT_EQ(Project.summaryOf("_Z5trainv", "/p/c.cpp"),
+            std::optional<std::string>("A"));
+  // c.cpp linted again, without it.
+  Project.provide("/p/c.cpp", {});
   EXPECT_EQ(Project.summaryOf("_Z5trainv"), std::optional<std::string>("A"));
+  EXPECT_FALSE(Project.summaryOf("_Z4evalv"));
 }
 
 TEST(ProjectFactsTest, AUnitIsStaleWhenAFactItReadChanged) {
@@ -153,12 +159,95 @@ TEST(ProjectFactsTest, AUnitIsStaleWhenAFactItReadChanged) {
   UnitFacts Caller;
   Caller.Used["_Z4maskv"] = ""; // read before anyone provided it
   EXPECT_FALSE(Project.changedSince(Caller));
-  Project.provide(0, {{"_Z4maskv", "S1"}});
+  Project.provide("/p/utils.cpp", {{"_Z4maskv", "S1"}});
   EXPECT_TRUE(Project.changedSince(Caller));
   Caller.Used["_Z4maskv"] = factDigest(std::string("S1"));
   EXPECT_FALSE(Project.changedSince(Caller));
-  Project.provide(0, {{"_Z4maskv", "S2"}});
+  Project.provide("/p/utils.cpp", {{"_Z4maskv", "S2"}});
   EXPECT_TRUE(Project.changedSince(Caller));
+}
+
+/// A file in a fresh temporary directory, removed with it.
+struct TempFile {
+  llvm::SmallString<128> Dir, Path;
+  explicit TempFile(llvm::StringRef Text = "", bool Create = true) {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("project-facts", Dir));
+    Path = Dir;
+    llvm::sys::path::append(Path, "facts.json");
+    if (!Create)
+      return;
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    EXPECT_FALSE(EC);
+    Out << Text;
+  }
+  ~TempFile() { llvm::sys::fs::remove_directories(Dir); }
+};
+
+TEST(ProjectFactsTest, AnIndexHoldsEveryUnitsSummariesAsTheyWereWritten) {
+  ProjectFacts Project;
+  // Summaries are JSON text: quotes and newlines must come back as they
+  // were, or the digests their users recorded would not match.
+  std::string Summary = "{\"r\":{\"h\":[[\"/p/u.cpp\",12]]}}\n";
+  Project.provide("/p/utils.cpp", {{"_Z4maskv", Summary}, {"_Z1fv", "F"}});
+  Project.provide("/p/net.cpp", {{"_Z4maskv", Summary}});
+  Project.provide("/p/train.cpp", {});
+  std::string Text;
+  llvm::raw_string_ostream Out(Text);
+  Project.writeIndex(Out);
+
+  TempFile Index(Text);
+  ProjectFacts Read;
+  ASSERT_FALSE(llvm::errorToBool(Read.readIndex(Index.Path)));
+  EXPECT_EQ(Read.unitCount(), 3u);
+  EXPECT_EQ(Read.functionCount(), 2u);
+  EXPECT_EQ(Read.summaryOf("_Z4maskv"), std::optional<std::string>(Summary));
+  EXPECT_EQ(Read.summaryOf("_Z1fv"), std::optional<std::string>("F"));
+  EXPECT_FALSE(Read.summaryOf("_Z1fv", "/p/utils.cpp"));
+  // Written again, the same text: an index does not depend on the order
+  // units were provided in.
+  std::string Again;
+  llvm::raw_string_ostream AgainOut(Again);
+  Read.writeIndex(AgainOut);
+  EXPECT_EQ(Text, Again);
+}
+
+TEST(ProjectFactsTest, WhatIsNotAnIndexIsAnErrorThatSaysWhy) {
+  auto ErrorOf = [](llvm::StringRef Text, bool Create = true) {
+    TempFile Index(Text, Create);
+    ProjectFacts Read;
+    return llvm::toString(Read.readIndex(Index.Path));
+  };
+  EXPECT_NE(ErrorOf("", /*Create=*/false).find("cannot be read"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("{").find("is not JSON"), std::string::npos);
+  EXPECT_NE(ErrorOf("{\"units\": []}").find("is not an index"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("{\"torchtidy-project-facts\": 2, \"units\": []}")
+                .find("version 2"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("{\"torchtidy-project-facts\": 1, \"units\": [{}]}")
+                .find("without \"file\""),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("{\"torchtidy-project-facts\": 1, \"units\": [{\"file\": "
+                    "\"a.cpp\", \"summaries\": {\"f\": 1}}]}")
+                .find("not a string"),
+            std::string::npos);
+  EXPECT_EQ(ErrorOf("{\"torchtidy-project-facts\": 1, \"units\": []}"), "");
+}
+
+TEST(ProjectFactsTest, AnIndexNamedByAnOptionIsReadOnce) {
+  TempFile Index("{\"torchtidy-project-facts\": 1, \"units\": [{\"file\": "
+                 "\"/p/a.cpp\", \"summaries\": {\"_Z1fv\": \"F\"}}]}");
+  std::string Error;
+  const ProjectFacts *First = projectFactsIndex(Index.Path, Error);
+  ASSERT_TRUE(First) << Error;
+  EXPECT_EQ(First->summaryOf("_Z1fv"), std::optional<std::string>("F"));
+  // Every translation unit (and every check) that names it gets the same.
+  EXPECT_EQ(projectFactsIndex(Index.Path, Error), First);
+  TempFile Missing("", /*Create=*/false);
+  EXPECT_FALSE(projectFactsIndex(Missing.Path, Error));
+  EXPECT_NE(Error.find("cannot be read"), std::string::npos);
 }
 
 } // namespace

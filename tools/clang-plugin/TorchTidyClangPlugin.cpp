@@ -6,10 +6,13 @@
 // parse) and reports findings as compiler warnings, so -Werror turns them
 // into errors. Checks are chosen as in the torchtidy command: the bug level by
 // default, then any .clang-tidy, then -fplugin-arg-torchtidy-level=<level>,
-// then -fplugin-arg-torchtidy-checks=<globs>.
+// then -fplugin-arg-torchtidy-checks=<globs>. With
+// -fplugin-arg-torchtidy-facts=<index> (written by `torchtidy --index`),
+// calls of functions other files of the project define use their facts.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/ProjectFacts.h"
 #include "Frontend/CheckSelection.h"
 #include "Frontend/UserCodeScope.h"
 
@@ -71,6 +74,16 @@ public:
       llvm::StringRef Text = Arg;
       if (Text.consume_front("checks=")) {
         Checks = Text.str();
+      } else if (Text.consume_front("facts=")) {
+        std::string Error;
+        if (!projectFactsIndex(Text, Error)) {
+          Diags.Report(Diags.getCustomDiagID(
+              DiagnosticsEngine::Error,
+              "torchtidy plugin: cannot use the project facts: %0"))
+              << Error;
+          return false;
+        }
+        ProjectFactsIndex = Text.str();
       } else if (Text.consume_front("level=")) {
         Level = parseCheckLevel(Text);
         if (!Level) {
@@ -84,8 +97,8 @@ public:
       } else {
         Diags.Report(Diags.getCustomDiagID(
             DiagnosticsEngine::Error,
-            "torchtidy plugin: unknown argument '%0' (use checks=<globs> or "
-            "level=<level>)"))
+            "torchtidy plugin: unknown argument '%0' (use checks=<globs>, "
+            "level=<level> or facts=<index>)"))
             << Arg;
         return false;
       }
@@ -98,8 +111,8 @@ public:
 
   std::unique_ptr<ASTConsumer>
   CreateASTConsumer(CompilerInstance &Compiler, llvm::StringRef File) override {
-    auto Context =
-        std::make_unique<ClangTidyContext>(makeOptionsProvider(Level, Checks));
+    auto Context = std::make_unique<ClangTidyContext>(
+        makeOptionsProvider(Level, Checks, ProjectFactsIndex));
     // Findings go to the compiler's own diagnostics: its -Werror, its output.
     auto *Forwarder =
         new ClangTidyDiagnosticConsumer(*Context, &Compiler.getDiagnostics());
@@ -117,13 +130,14 @@ public:
     std::unique_ptr<ASTConsumer> ChecksConsumer =
         Factory.createASTConsumer(Compiler, File);
     return std::make_unique<OwningConsumer>(
-        Compiler, std::move(Context), std::move(Options),
-        std::move(Engine), std::move(ChecksConsumer));
+        Compiler, std::move(Context), std::move(Options), std::move(Engine),
+        std::move(ChecksConsumer));
   }
 
 private:
   std::optional<CheckLevel> Level;
   std::string Checks;
+  std::string ProjectFactsIndex;
 };
 
 } // namespace

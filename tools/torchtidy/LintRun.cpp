@@ -316,10 +316,14 @@ std::vector<Finding> lintInParallel(
     std::lock_guard<std::mutex> Lock(ProgressLock);
     Progress(++Done, Total, Files[I]);
   };
-  // Several files are a project: each is analysed with what the others
-  // provide (ProjectFacts.h), as soon as they provide it.
-  bool InProject = Request.UseProjectFacts && Files.size() > 1;
-  ProjectFacts Project;
+  // In a project, each file is analysed with what the others provide
+  // (ProjectFacts.h), as soon as they provide it.
+  ProjectFacts *Project = Request.Project;
+  bool InProject = Project != nullptr;
+  std::vector<std::string> UnitNames(Files.size());
+  if (InProject)
+    for (size_t I = 0; I < Files.size(); ++I)
+      UnitNames[I] = projectUnitName(Files[I]);
 
   // Cached results first (stat calls, mostly), so that only the units to
   // lint decide which prefixes are worth precompiling.
@@ -338,7 +342,7 @@ std::vector<Finding> lintInParallel(
               Request.Cache->lookup(CacheKeys[I])) {
         Results[I] = std::move(*Cached);
         if (InProject)
-          Project.provide(I, Results[I].Facts.Summaries);
+          Project->provide(UnitNames[I], Results[I].Facts.Summaries);
         Report(I);
         continue;
       }
@@ -370,7 +374,7 @@ std::vector<Finding> lintInParallel(
     auto LintStart = std::chrono::system_clock::now();
     const SharedPrefixPch::Prefix *Prefix =
         Request.Sharing ? Request.Sharing->readyPrefixFor(Files[I]) : nullptr;
-    const ProjectFacts *Facts = InProject ? &Project : nullptr;
+    const ProjectFacts *Facts = Project;
     FileResult Result;
     if (Prefix) {
       Result = Session.lintFile(Database, Files[I], Prefix->PchPath, Facts);
@@ -392,7 +396,7 @@ std::vector<Finding> lintInParallel(
       Result = Session.lintFile(Database, Files[I], "", Facts);
     }
     if (InProject)
-      Project.provide(I, Result.Facts.Summaries);
+      Project->provide(UnitNames[I], Result.Facts.Summaries);
     // A TU that does not parse may parse next time (a generated header
     // appears): never cached.
     if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
@@ -439,7 +443,7 @@ std::vector<Finding> lintInParallel(
       break;
     ToLint.clear();
     for (size_t I = 0; I < Files.size(); ++I)
-      if (Project.changedSince(Results[I].Facts))
+      if (Project->changedSince(Results[I].Facts))
         ToLint.push_back(I);
     std::lock_guard<std::mutex> Lock(ProgressLock);
     Total += ToLint.size();

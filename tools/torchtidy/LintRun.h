@@ -50,8 +50,10 @@ struct LintRequest {
   /// Units that start alike parse against one PCH of that start (null: each
   /// parses everything itself).
   SharedPrefixPch *Sharing = nullptr;
-  /// Several files are analysed as one project (ProjectFacts.h).
-  bool UseProjectFacts = true;
+  /// The project's facts (ProjectFacts.h): the run's files are analysed with
+  /// them and add their own, replacing what an index said of them. Null:
+  /// each file is linted alone.
+  ProjectFacts *Project = nullptr;
   /// Filled in when given.
   LintRunStats *Stats = nullptr;
 };
@@ -117,7 +119,7 @@ private:
 
 /// Lints the files with Request.Jobs worker threads, each with its own
 /// session, taking unchanged files from Request.Cache; Progress is called
-/// after each file (under a lock). Several files are one project: each is
+/// after each file (under a lock). With Request.Project, each file is
 /// analysed with the facts the others provide, and linted again while a fact
 /// it used changes. The result does not depend on Jobs, on the order files
 /// are linted in or on the cache: it is sorted by file, offset and check,

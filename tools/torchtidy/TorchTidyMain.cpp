@@ -93,6 +93,17 @@ cl::opt<bool> NoProjectFacts(
     cl::desc("analyse each file on its own: calls of functions that other "
              "files define stay unknown, as in a single-file lint"),
     cl::cat(Category));
+cl::opt<std::string> Index(
+    "index", cl::ValueOptional,
+    cl::desc("write the project's facts for the single-file front-ends (the "
+             "clang-tidy module, the compiler plugin) to <file>, by default "
+             "<build-dir>/torchtidy-facts.json; prints no findings"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> ProjectFactsFile(
+    "project-facts",
+    cl::desc("read the facts of the project's other files from an index "
+             "that --index wrote"),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> NoSharedPch(
     "no-shared-pch",
     cl::desc("parse every file whole, even where several start with the same "
@@ -381,7 +392,30 @@ int main(int Argc, const char **Argv) {
   torchtidy::LintRequest Request;
   torchtidy::LintRunStats Stats;
   Request.Stats = &Stats;
-  Request.UseProjectFacts = !NoProjectFacts;
+  // Several files are one project; so is one file linted against an index,
+  // and every run that writes one.
+  bool Indexing = Index.getNumOccurrences() > 0;
+  std::string IndexPath = Index;
+  if (Indexing && IndexPath.empty()) {
+    if (!BuildDir)
+      return fail("--index needs a file (--index=<file>) when no build "
+                  "directory holds the compilation database");
+    llvm::SmallString<256> Path(*BuildDir);
+    llvm::sys::path::append(Path, "torchtidy-facts.json");
+    IndexPath = std::string(Path);
+  }
+  if (NoProjectFacts && (Indexing || !ProjectFactsFile.empty()))
+    return fail(llvm::Twine(Indexing ? "--index" : "--project-facts") +
+                " uses project facts, which --no-project-facts turns off");
+  std::optional<torchtidy::ProjectFacts> Project;
+  if (!NoProjectFacts &&
+      (Inputs.size() > 1 || Indexing || !ProjectFactsFile.empty())) {
+    Project.emplace();
+    if (!ProjectFactsFile.empty())
+      if (llvm::Error E = Project->readIndex(ProjectFactsFile))
+        return fail("--project-facts: " + llvm::toString(std::move(E)));
+    Request.Project = &*Project;
+  }
   Request.Level = Level;
   Request.Checks = Checks;
   Request.Jobs = Jobs;
@@ -450,12 +484,32 @@ int main(int Argc, const char **Argv) {
                  << " file(s) parsed against a PCH; " << Sharing->built()
                  << " PCH(s) built, " << Sharing->reused() << " reused; "
                  << Sharing->notShareable() << " file(s) not shareable\n";
-  if (CacheStats && Inputs.size() > 1 && !NoProjectFacts)
+  if (CacheStats && Project)
     llvm::errs() << "torchtidy: project: " << Stats.Linted
                  << " file(s) linted, " << Stats.LintedAgain
                  << " of them again for facts from other files\n";
   if (!ScratchPchDirectory.empty())
     llvm::sys::fs::remove_directories(ScratchPchDirectory);
+
+  bool ParseFailed = llvm::any_of(Results, torchtidy::isCompilerError);
+  if (Indexing) {
+    // Written whole or not at all: a front-end never reads half an index.
+    if (llvm::Error E =
+            llvm::writeToOutput(IndexPath, [&](llvm::raw_ostream &Out) {
+              Project->writeIndex(Out);
+              return llvm::Error::success();
+            }))
+      return fail("cannot write the index '" + IndexPath +
+                  "': " + llvm::toString(std::move(E)));
+    llvm::errs() << "torchtidy: facts of " << Project->functionCount()
+                 << " function(s) from " << Project->unitCount()
+                 << " file(s) written to '" << IndexPath << "'\n";
+    // An index with a file missing is still the rest of the project's.
+    if (ParseFailed)
+      llvm::errs() << "torchtidy: warning: some files could not be parsed; "
+                      "the index has no facts of them\n";
+    return NoFindings;
+  }
 
   switch (*OutputFormat) {
   case Format::Text:
@@ -485,7 +539,6 @@ int main(int Argc, const char **Argv) {
                  << " finding(s)\n";
   }
 
-  bool ParseFailed = llvm::any_of(Results, torchtidy::isCompilerError);
   if (ParseFailed) {
     llvm::errs() << "torchtidy: error: some files could not be parsed\n";
     return UsageOrInputError;
