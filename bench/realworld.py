@@ -19,6 +19,12 @@ missing third-party header, such as OpenCV's) is counted, and its findings
 are set aside: they rest on code clang could not see. A finding in a header
 is counted once.
 
+With --project, each repository is also one project (docs/README.md,
+"Functions defined in another file of the project"): `torchtidy --index`
+over its units writes its facts, and each unit is then linted on its own
+with them (--project-facts), so that a unit that does not parse is still
+told apart. The index run fills a result cache that the per-unit runs read.
+
 Triage format (tab-separated, '#' comments):
   owner/name  path:line  check  TP|FP  what it is
 
@@ -26,7 +32,7 @@ Exit: 0 when every bug-level finding is triaged and none is a false positive;
 1 otherwise; 2 on a usage error or when no listed repository is present.
 
 Usage: bench/realworld.py --sources DIR [--build build/llvm-22] [-j N]
-                          [--work DIR] [--only owner/name ...]
+                          [--work DIR] [--only owner/name ...] [--project]
 """
 import argparse
 import collections
@@ -204,6 +210,8 @@ def main():
                         default="/usr/include/torch/csrc/api/include")
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("-j", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--project", action="store_true",
+                        help="lint each unit with its repository's facts")
     args = parser.parse_args()
 
     torchtidy = os.path.join(args.build, "bin", "torchtidy")
@@ -225,6 +233,7 @@ def main():
             flags += ["-isystem", extra]
 
     database, owner_of, per_repo = [], {}, collections.OrderedDict()
+    units_of = {}
     for repo, commit, folders, kind in entries:
         if args.only is not None and repo not in args.only:
             continue
@@ -235,6 +244,7 @@ def main():
         units, header_dirs = translation_units(tree)
         per_repo[repo] = {"kind": kind, "units": len(units), "errors": 0,
                           "findings": 0, "TP": 0, "FP": 0, "untriaged": 0}
+        units_of[repo] = units
         owner_of[tree + os.sep] = repo
         for unit in units:
             database.append({
@@ -247,9 +257,33 @@ def main():
     with open(os.path.join(work, "compile_commands.json"), "w") as f:
         json.dump(database, f, indent=1)
 
+    # With --project: per repository, an index of its facts, written by a
+    # run that fills the cache the per-unit runs then read.
+    cache = os.path.join(work, "cache")
+    index_of = {}
+    if args.project:
+        shutil.rmtree(cache, ignore_errors=True)
+        for repo, units in units_of.items():
+            if not units:
+                continue
+            index = os.path.join(work, "facts", repo.replace("/", "+")
+                                 + ".json")
+            os.makedirs(os.path.dirname(index), exist_ok=True)
+            done = subprocess.run(
+                [torchtidy, "-p", work, "--level=bug", f"--index={index}",
+                 f"--cache-dir={cache}", "-j", str(args.j), *units],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if done.returncode != 0:
+                fail(f"torchtidy --index failed ({done.returncode}) on "
+                     f"{repo}: {done.stderr.strip()[-500:]}")
+            for unit in units:
+                index_of[unit] = index
+
     def lint(entry):
+        mode = ([f"--project-facts={index_of[entry['file']]}",
+                 f"--cache-dir={cache}"] if args.project else ["--no-cache"])
         done = subprocess.run([torchtidy, "-p", work, "--level=bug",
-                               "--format=json", "--no-cache", entry["file"]],
+                               "--format=json", *mode, entry["file"]],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
         if done.returncode not in (0, 1, 2) or not done.stdout.strip():
