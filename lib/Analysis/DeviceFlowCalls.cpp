@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/DeviceFlowPass.h"
+#include "Analysis/ProjectFacts.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -423,8 +424,18 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
 
   const CXXRecordDecl *ModuleClass =
       Object ? moduleClassOf(Object->getType()) : nullptr;
-  bool HasDevice =
-      Module.Value.Where.isKnown() && moduleHoldsParameters(ModuleClass);
+  // A class whose constructor is in another file: the project may know.
+  std::optional<bool> HoldsParameters = moduleHoldsParameters(ModuleClass);
+  if (!HoldsParameters)
+    if (std::optional<ModuleParametersFact> Fact =
+            projectModuleParameters(ModuleClass, Ctx)) {
+      HoldsParameters = Fact->HoldsParameters;
+      if (*HoldsParameters && Fact->Constructor.isValid())
+        Module.Value.addOldestOrigin({Origin::Kind::ModuleParameters,
+                                      Fact->Constructor,
+                                      ModuleClass->getNameAsString(), "", ""});
+    }
+  bool HasDevice = Module.Value.Where.isKnown() && HoldsParameters == true;
   checkOperands(Call, Module.Spelling, Inputs, HasDevice ? &Module : nullptr);
   if (HasDevice)
     noteModuleInputs(Call, Module, Inputs);
@@ -438,16 +449,22 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
     V.Where = Module.Value.Where;
     V.Origins = Module.Value.Origins;
   } else {
-    // No weights of its own (or unknown): the output follows the inputs.
+    // No weights of its own: the output follows the inputs. So it does for
+    // a module whose place is not known (it is presumably where the program
+    // sends its inputs). Whether a module of unknown weights runs where it
+    // is or where its inputs are is not known: only where the two agree.
     V = whereItRuns(InputValues);
+    if (!HoldsParameters && Module.Value.Where.isKnown() &&
+        V.Where.join(Module.Value.Where) != V.Where)
+      V.Where = Placement::unknown();
   }
   V.ZeroDim = moduleReturnsScalar(ModuleClass);
-  V.Grad = Facts.isInNoGradScope(Call) ? GradHistory::None
-                                       : (moduleHoldsParameters(ModuleClass)
-                                              ? GradHistory::Carries
-                                              : resultGrad(Call, InputValues));
+  V.Grad = Facts.isInNoGradScope(Call)
+               ? GradHistory::None
+               : (HoldsParameters == true ? GradHistory::Carries
+                                          : resultGrad(Call, InputValues));
   // Weightless modules (losses, activations) pass their inputs' history on.
-  if (moduleHoldsParameters(ModuleClass))
+  if (HoldsParameters == true)
     V.addOrigin({Origin::Kind::ModuleOutput, Call->getBeginLoc(),
                  Module.Spelling, "", V.Where.describe()});
   return V;

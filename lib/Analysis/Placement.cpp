@@ -162,6 +162,12 @@ AbstractValue &AbstractValue::addOrigin(Origin O) {
   return *this;
 }
 
+AbstractValue &AbstractValue::addOldestOrigin(Origin O) {
+  if (Origins.size() < MaxOrigins && !llvm::is_contained(Origins, O))
+    Origins.push_back(std::move(O));
+  return *this;
+}
+
 const Origin *AbstractValue::findOrigin(Origin::Kind K) const {
   for (const Origin &O : Origins)
     if (O.K == K)

@@ -179,6 +179,10 @@ struct Origin {
     /// onto the device it was given). Subject: the module as written,
     /// Detail: the file as written.
     CheckpointLoad,
+    /// The module's class holds parameters, which its constructor in another
+    /// file registers (a project fact). Loc: that constructor. Subject: the
+    /// class.
+    ModuleParameters,
   };
   Kind K;
   clang::SourceLocation Loc;
@@ -232,6 +236,9 @@ struct AbstractValue {
   }
   /// Adds a step in front of the history, dropping the oldest past the cap.
   AbstractValue &addOrigin(Origin O);
+  /// Adds what is older than every step so far (what the value's class is),
+  /// listed last; dropped when the history is full.
+  AbstractValue &addOldestOrigin(Origin O);
   const Origin *findOrigin(Origin::Kind K) const;
   /// The exempt operand of the "0-dim CPU scalars mix with anything" rule.
   bool isHostScalar() const { return ZeroDim && Where.isDefinitelyHost(); }

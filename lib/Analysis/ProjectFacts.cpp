@@ -3,6 +3,7 @@
 #include "Analysis/ProjectFacts.h"
 #include "Analysis/AnalysisContext.h"
 #include "Analysis/SummaryData.h"
+#include "Model/Modules.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Mangle.h"
@@ -60,7 +61,7 @@ bool ProjectFacts::changedSince(const UnitFacts &Unit) const {
   return false;
 }
 
-size_t ProjectFacts::functionCount() const {
+size_t ProjectFacts::factCount() const {
   std::lock_guard<std::mutex> Guard(Lock);
   return llvm::count_if(
       Providers, [](const auto &Entry) { return !Entry.second.empty(); });
@@ -82,11 +83,12 @@ void ProjectFacts::writeIndex(llvm::raw_ostream &Out) const {
   Json.object([&] {
     Json.attribute(IndexFormat, IndexVersion);
     Json.attributeArray("units", [&] {
-      for (const auto &[File, Names] : NamesOf) {
+      for (const auto &Unit : NamesOf) {
+        const std::string &File = Unit.first;
         Json.object([&] {
           Json.attribute("file", File);
           Json.attributeObject("summaries", [&] {
-            std::vector<std::string> Sorted = Names;
+            std::vector<std::string> Sorted = Unit.second;
             llvm::sort(Sorted);
             for (const std::string &Name : Sorted)
               Json.attribute(Name, Providers.find(Name)->second.at(File));
@@ -213,6 +215,9 @@ struct ThreadState {
   using Key = std::pair<const ASTContext *, const FunctionDecl *>;
   /// Null: the project has no (readable) summary.
   llvm::DenseMap<Key, std::unique_ptr<FunctionSummary>> Read;
+  llvm::DenseMap<std::pair<const ASTContext *, const CXXRecordDecl *>,
+                 std::optional<ModuleParametersFact>>
+      ReadClasses;
 };
 ThreadState &state() {
   thread_local ThreadState State;
@@ -233,9 +238,41 @@ void collectDefinitions(const Decl *D,
       collectDefinitions(Inner, Found);
   }
 }
+
+/// The name of the unit being analysed (its main file's real path).
+llvm::StringRef currentUnit(ThreadState &State, ASTContext &Ctx) {
+  if (State.UnitOf != &Ctx) {
+    const SourceManager &Sources = Ctx.getSourceManager();
+    OptionalFileEntryRef Main =
+        Sources.getFileEntryRefForID(Sources.getMainFileID());
+    State.UnitOf = &Ctx;
+    State.Unit =
+        Main ? projectUnitName(Sources.getFileManager().getCanonicalName(*Main))
+             : "";
+  }
+  return State.Unit;
+}
+
+/// The name a module class's facts go by: "module:" and the mangled name of
+/// its type (the name its type_info has), the same in every unit; none for
+/// a class other units cannot name.
+std::optional<std::string> moduleFactName(const CXXRecordDecl *Class) {
+  if (!Class || !Class->isExternallyVisible() || Class->isDependentContext() ||
+      Class->isInvalidDecl() || !Class->hasDefinition())
+    return std::nullopt;
+  ASTContext &Ctx = Class->getASTContext();
+  std::unique_ptr<MangleContext> Mangler(Ctx.createMangleContext());
+  std::string Name = "module:"; // No space: cache entries split on it.
+  llvm::raw_string_ostream Out(Name);
+  // As a TypeDecl: LLVM 22 deletes the TagDecl overload.
+  Mangler->mangleCXXRTTIName(
+      Ctx.getTypeDeclType(static_cast<const TypeDecl *>(Class)), Out);
+  return Name;
+}
 } // namespace
 
 void useProjectFacts(const ProjectFacts *Facts) {
+  forgetProjectSummaries(); // A new unit: what was read is another AST's.
   state().Facts = Facts;
   state().Used.clear();
   state().OpenedForNotes.clear();
@@ -254,16 +291,8 @@ const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration,
   std::optional<std::string> Name = projectName(Declaration);
   if (!Name)
     return nullptr;
-  if (State.UnitOf != &Ctx) {
-    const SourceManager &Sources = Ctx.getSourceManager();
-    OptionalFileEntryRef Main =
-        Sources.getFileEntryRefForID(Sources.getMainFileID());
-    State.UnitOf = &Ctx;
-    State.Unit =
-        Main ? projectUnitName(Sources.getFileManager().getCanonicalName(*Main))
-             : "";
-  }
-  std::optional<std::string> Text = State.Facts->summaryOf(*Name, State.Unit);
+  std::optional<std::string> Text =
+      State.Facts->summaryOf(*Name, currentUnit(State, Ctx));
   State.Used[*Name] = factDigest(Text);
   if (!Text)
     return nullptr;
@@ -271,6 +300,29 @@ const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration,
           *Text, Declaration, Ctx.getSourceManager(), State.OpenedForNotes))
     Slot = std::make_unique<FunctionSummary>(std::move(*Summary));
   return Slot.get();
+}
+
+std::optional<ModuleParametersFact>
+projectModuleParameters(const CXXRecordDecl *ModuleClass, ASTContext &Ctx) {
+  ThreadState &State = state();
+  if (!State.Facts || !ModuleClass)
+    return std::nullopt;
+  ModuleClass = ModuleClass->getCanonicalDecl();
+  auto Known = State.ReadClasses.find({&Ctx, ModuleClass});
+  if (Known != State.ReadClasses.end())
+    return Known->second;
+  std::optional<ModuleParametersFact> &Slot =
+      State.ReadClasses[{&Ctx, ModuleClass}];
+  std::optional<std::string> Name = moduleFactName(ModuleClass);
+  if (!Name)
+    return std::nullopt;
+  std::optional<std::string> Text =
+      State.Facts->summaryOf(*Name, currentUnit(State, Ctx));
+  State.Used[*Name] = factDigest(Text);
+  if (Text)
+    Slot = readModuleParameters(*Text, Ctx.getSourceManager(),
+                                State.OpenedForNotes);
+  return Slot;
 }
 
 std::map<std::string, std::string> providedSummaries(ASTContext &Ctx) {
@@ -291,6 +343,20 @@ std::map<std::string, std::string> providedSummaries(ASTContext &Ctx) {
     if (const FunctionSummary *Summary = deviceFlowSummaryOf(F, Ctx))
       Provided[*Name] = writeSummary(*Summary, F, Sources);
   }
+  // A module class whose constructor is here is judged here; a unit that
+  // only includes its header cannot.
+  for (const FunctionDecl *F : Definitions) {
+    const auto *Constructor = dyn_cast<CXXConstructorDecl>(F);
+    if (!Constructor || !isModuleClass(Constructor->getParent()) ||
+        !Sources.isInMainFile(Sources.getExpansionLoc(F->getLocation())))
+      continue;
+    std::optional<std::string> Name = moduleFactName(Constructor->getParent());
+    if (!Name || Provided.count(*Name))
+      continue;
+    if (std::optional<bool> Holds =
+            moduleHoldsParameters(Constructor->getParent()))
+      Provided[*Name] = writeModuleParameters(*Holds, Constructor, Sources);
+  }
   return Provided;
 }
 
@@ -304,6 +370,7 @@ std::vector<std::string> takeFilesOpenedForNotes() {
 
 void forgetProjectSummaries() {
   state().Read.clear();
+  state().ReadClasses.clear();
   state().UnitOf = nullptr;
 }
 

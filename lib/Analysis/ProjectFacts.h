@@ -4,7 +4,9 @@
 // defined in model.cpp or utils.cpp need not be a black box. Each
 // translation unit provides the device summary of every function it defines
 // with external linkage (SummaryData.h), keyed by the function's mangled
-// name: the linker's name for it, the same in every translation unit. A unit
+// name: the linker's name for it, the same in every translation unit; and,
+// for each module class whose constructor it defines, whether that class
+// holds parameters, keyed by the class's mangled name. A unit
 // that calls a function it only declares reads the project's summary of it,
 // and records which one it read, so that a driver can lint it again when
 // that fact changes (tools/torchtidy/LintRun.cpp).
@@ -20,6 +22,7 @@
 #define TORCHTIDY_ANALYSIS_PROJECTFACTS_H
 
 #include "Analysis/DeviceFlow.h"
+#include "Analysis/SummaryData.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -58,8 +61,9 @@ public:
                                        llvm::StringRef ExceptFile = "") const;
   /// Whether an analysis that read these facts would now read others.
   bool changedSince(const UnitFacts &Unit) const;
-  /// How many functions and units have a summary here.
-  size_t functionCount() const;
+  /// How many functions and classes have a fact here, and how many units
+  /// provided facts.
+  size_t factCount() const;
   size_t unitCount() const;
 
   /// The index of a project (`torchtidy --index`): every unit's summaries,
@@ -94,7 +98,8 @@ std::string factDigest(const std::optional<std::string> &Summary);
 std::optional<std::string> projectName(const clang::FunctionDecl *F);
 
 /// Sets the facts that this thread's translation units are analysed against
-/// (null: none) and starts a new record of what they use.
+/// (null: none) and starts a new record of what they use. Called at the
+/// start of each unit.
 void useProjectFacts(const ProjectFacts *Facts);
 
 /// The project's summary of a function this unit calls but does not define,
@@ -103,8 +108,17 @@ void useProjectFacts(const ProjectFacts *Facts);
 const FunctionSummary *projectSummaryOf(const clang::FunctionDecl *Declaration,
                                         clang::ASTContext &Ctx);
 
-/// The summaries of the functions this unit defines in its main file that
-/// other units can call (computed now, and cached for the unit's checks).
+/// What the project says of a module class whose parameters this unit
+/// cannot judge (its constructor is in another file): the fact of the unit
+/// that defines that constructor, or none. Recorded as used.
+std::optional<ModuleParametersFact>
+projectModuleParameters(const clang::CXXRecordDecl *ModuleClass,
+                        clang::ASTContext &Ctx);
+
+/// What this unit provides its project: the summaries of the functions its
+/// main file defines that other units can call (computed now, and cached
+/// for the unit's checks), and whether the module classes whose
+/// constructors it defines hold parameters.
 std::map<std::string, std::string> providedSummaries(clang::ASTContext &Ctx);
 
 /// What the unit's analysis used since useProjectFacts; clears the record.

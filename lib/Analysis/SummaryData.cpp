@@ -67,14 +67,6 @@ public:
         {"pod", S.PassesOverData}};
   }
 
-private:
-  std::optional<unsigned> parameterIndex(const ValueDecl *D) {
-    const auto *Parm = dyn_cast_or_null<ParmVarDecl>(D);
-    if (!Parm || Parm->getDeclContext() != Definition)
-      return std::nullopt;
-    return Parm->getFunctionScopeIndex();
-  }
-
   json::Value location(SourceLocation Loc) {
     if (Loc.isInvalid())
       return nullptr;
@@ -87,6 +79,14 @@ private:
     Sources.getFileManager().makeAbsolutePath(Path);
     llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
     return json::Array{std::string(Path), Sources.getFileOffset(Loc)};
+  }
+
+private:
+  std::optional<unsigned> parameterIndex(const ValueDecl *D) {
+    const auto *Parm = dyn_cast_or_null<ParmVarDecl>(D);
+    if (!Parm || Parm->getDeclContext() != Definition)
+      return std::nullopt;
+    return Parm->getFunctionScopeIndex();
   }
 
   json::Value origin(const Origin &O) {
@@ -180,6 +180,36 @@ public:
     return S;
   }
 
+  SourceLocation location(const json::Value *V) {
+    if (!V || V->kind() == json::Value::Null)
+      return {};
+    const json::Array *A = V->getAsArray();
+    std::optional<llvm::StringRef> Path =
+        A && A->size() == 2 ? (*A)[0].getAsString() : std::nullopt;
+    std::optional<int64_t> Offset =
+        A && A->size() == 2 ? (*A)[1].getAsInteger() : std::nullopt;
+    if (!Path || !Offset || *Offset < 0) {
+      Ok = false;
+      return {};
+    }
+    // A note in a file this unit never read (the other unit's .cpp): the
+    // file is added to this unit's sources so that the note can point there.
+    OptionalFileEntryRef File =
+        Sources.getFileManager().getOptionalFileRef(*Path);
+    if (!File)
+      return {};
+    FileID ID = Sources.translateFile(*File);
+    if (ID.isInvalid()) {
+      ID = Sources.createFileID(*File, SourceLocation(), SrcMgr::C_User);
+      OpenedForNotes.push_back(Path->str());
+    }
+    // The file changed since its unit was analysed: the note has no place.
+    std::optional<llvm::MemoryBufferRef> Buffer = Sources.getBufferOrNone(ID);
+    if (!Buffer || static_cast<uint64_t>(*Offset) > Buffer->getBufferSize())
+      return {};
+    return Sources.getComposedLoc(ID, static_cast<unsigned>(*Offset));
+  }
+
 private:
   const json::Array &array(const json::Value *V) {
     static const json::Array Empty;
@@ -225,44 +255,14 @@ private:
     return Index ? Declaration->getParamDecl(*Index) : nullptr;
   }
 
-  SourceLocation location(const json::Value *V) {
-    if (!V || V->kind() == json::Value::Null)
-      return {};
-    const json::Array *A = V->getAsArray();
-    std::optional<llvm::StringRef> Path =
-        A && A->size() == 2 ? (*A)[0].getAsString() : std::nullopt;
-    std::optional<int64_t> Offset =
-        A && A->size() == 2 ? (*A)[1].getAsInteger() : std::nullopt;
-    if (!Path || !Offset || *Offset < 0) {
-      Ok = false;
-      return {};
-    }
-    // A note in a file this unit never read (the other unit's .cpp): the
-    // file is added to this unit's sources so that the note can point there.
-    OptionalFileEntryRef File =
-        Sources.getFileManager().getOptionalFileRef(*Path);
-    if (!File)
-      return {};
-    FileID ID = Sources.translateFile(*File);
-    if (ID.isInvalid()) {
-      ID = Sources.createFileID(*File, SourceLocation(), SrcMgr::C_User);
-      OpenedForNotes.push_back(Path->str());
-    }
-    // The file changed since its unit was analysed: the note has no place.
-    std::optional<llvm::MemoryBufferRef> Buffer = Sources.getBufferOrNone(ID);
-    if (!Buffer || static_cast<uint64_t>(*Offset) > Buffer->getBufferSize())
-      return {};
-    return Sources.getComposedLoc(ID, static_cast<unsigned>(*Offset));
-  }
-
   Origin origin(const json::Value *V) {
     const json::Object *O = V ? V->getAsObject() : nullptr;
     if (!O) {
       Ok = false;
       return {Origin::Kind::Factory, {}, "", "", ""};
     }
-    std::optional<int64_t> Kind =
-        integer(O->get("k"), 0, static_cast<int>(Origin::Kind::CheckpointLoad));
+    std::optional<int64_t> Kind = integer(
+        O->get("k"), 0, static_cast<int>(Origin::Kind::ModuleParameters));
     return {static_cast<Origin::Kind>(Kind.value_or(0)), location(O->get("l")),
             string(O->get("s")), string(O->get("d")), string(O->get("w"))};
   }
@@ -367,6 +367,39 @@ readSummary(llvm::StringRef Text, const FunctionDecl *Declaration,
   if (!Read.Ok)
     return std::nullopt;
   return Summary;
+}
+
+std::string writeModuleParameters(bool HoldsParameters,
+                                  const CXXConstructorDecl *Constructor,
+                                  const SourceManager &Sources) {
+  std::string Text;
+  llvm::raw_string_ostream Out(Text);
+  Out << json::Value(json::Object{
+      {"params", HoldsParameters},
+      {"ctor",
+       Writer(Constructor, Sources).location(Constructor->getLocation())}});
+  return Text;
+}
+
+std::optional<ModuleParametersFact>
+readModuleParameters(llvm::StringRef Text, SourceManager &Sources,
+                     std::vector<std::string> &OpenedForNotes) {
+  llvm::Expected<json::Value> Parsed = json::parse(Text);
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return std::nullopt;
+  }
+  const json::Object *Object = Parsed->getAsObject();
+  std::optional<bool> Holds =
+      Object ? Object->getBoolean("params") : std::nullopt;
+  if (!Holds)
+    return std::nullopt;
+  Reader Read(nullptr, Sources);
+  ModuleParametersFact Fact;
+  Fact.HoldsParameters = *Holds;
+  Fact.Constructor = Read.location(Object->get("ctor"));
+  llvm::append_range(OpenedForNotes, Read.OpenedForNotes);
+  return Fact;
 }
 
 } // namespace torchtidy

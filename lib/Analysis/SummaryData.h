@@ -41,6 +41,25 @@ readSummary(llvm::StringRef Text, const clang::FunctionDecl *Declaration,
             clang::SourceManager &Sources,
             std::vector<std::string> &OpenedForNotes);
 
+/// What a project says of a module class whose constructor another unit
+/// defines: whether it holds parameters (ModuleParameters in Modules.h), and
+/// where that constructor is.
+struct ModuleParametersFact {
+  bool HoldsParameters = false;
+  clang::SourceLocation Constructor;
+};
+
+/// The fact as JSON text, with Constructor's place.
+std::string writeModuleParameters(bool HoldsParameters,
+                                  const clang::CXXConstructorDecl *Constructor,
+                                  const clang::SourceManager &Sources);
+
+/// The fact that writeModuleParameters wrote, with its place in Sources (as
+/// readSummary). None when the text is not such a fact.
+std::optional<ModuleParametersFact>
+readModuleParameters(llvm::StringRef Text, clang::SourceManager &Sources,
+                     std::vector<std::string> &OpenedForNotes);
+
 } // namespace torchtidy
 
 #endif // TORCHTIDY_ANALYSIS_SUMMARYDATA_H

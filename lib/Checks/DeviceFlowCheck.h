@@ -3,11 +3,7 @@
 // Checks built on the device-flow analysis all look at the same functions
 // (definitions outside system headers) and read the shared, cached result;
 // each one only turns its part of the result into diagnostics.
-//
-// Option ProjectFacts (local or global): an index that `torchtidy --index`
-// wrote. Given, a call of a function that another file of the project
-// defines goes through that function's summary, as in a torchtidy run over
-// the whole project; not given, such a call is unknown.
+
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +19,9 @@ namespace torchtidy {
 
 class DeviceFlowCheck : public LibTorchCheck {
 public:
-  DeviceFlowCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  using LibTorchCheck::LibTorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) final;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) final;
-  void onStartOfTranslationUnit() final;
   void onEndOfTranslationUnit() final;
 
 protected:
@@ -42,9 +36,6 @@ protected:
   }
 
 private:
-  /// The ProjectFacts option; empty when the front-end provides the facts
-  /// itself (the torchtidy command) or there are none.
-  std::string ProjectFactsIndex;
   llvm::DenseSet<clang::SourceLocation::UIntTy> ReportedSites;
 };
 

@@ -53,6 +53,8 @@ std::string reasonFor(const AbstractValue &Value) {
     return "combined with it in '" + O.Detail + "'";
   case Origin::Kind::CheckpointLoad:
     return "restored by 'torch::load' from " + fileAsWritten(O.Detail);
+  case Origin::Kind::ModuleParameters:
+    return "its class '" + O.Subject + "' holds parameters";
   }
   return "";
 }
@@ -98,6 +100,9 @@ static std::string noteFor(const Origin &O) {
   case Origin::Kind::CheckpointLoad:
     return "'torch::load' restores '" + O.Subject + "' here from " +
            fileAsWritten(O.Detail) + ", onto " + O.DeviceWords;
+  case Origin::Kind::ModuleParameters:
+    return "'" + O.Subject +
+           "' holds parameters: its constructor, defined here, registers them";
   }
   return "";
 }

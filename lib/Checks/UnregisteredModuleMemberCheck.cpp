@@ -4,6 +4,7 @@
 #include "Checks/UnregisteredModuleMemberCheck.h"
 #include "Analysis/FunctionFacts.h"
 #include "Analysis/ModuleMembers.h"
+#include "Analysis/ProjectFacts.h"
 #include "Model/TorchApi.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -143,10 +144,23 @@ void UnregisteredModuleMemberCheck::check(
     // A submodule without weights has nothing to move or train: it matters
     // only when it behaves by mode (Dropout), and misses train()/eval().
     const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());
+    std::optional<bool> SubmoduleWeights;
+    SourceLocation WeightsRegisteredAt;
+    if (Use.IsSubmodule) {
+      SubmoduleWeights = moduleHoldsParameters(Submodule);
+      if (!SubmoduleWeights)
+        if (std::optional<ModuleParametersFact> Fact =
+                projectModuleParameters(Submodule, *Result.Context)) {
+          SubmoduleWeights = Fact->HoldsParameters;
+          WeightsRegisteredAt = Fact->Constructor;
+        }
+    }
     MemberKind Kind;
     if (!Use.IsSubmodule)
       Kind = MemberKind::Parameter;
-    else if (moduleHoldsParameters(Submodule))
+    else if (!SubmoduleWeights)
+      continue; // Its class's constructor is in a file this one cannot see.
+    else if (*SubmoduleWeights)
       Kind = MemberKind::SubmoduleWithWeights;
     else if (moduleDependsOnTrainingMode(Submodule))
       Kind = MemberKind::ModeDependentSubmodule;
@@ -155,7 +169,7 @@ void UnregisteredModuleMemberCheck::check(
                 // registering them changes nothing.
     if (ReportedFields.contains(Field->getLocation().getRawEncoding()))
       continue;
-    Unregistered.push_back({Field, &Use, Kind});
+    Unregistered.push_back({Field, &Use, Kind, WeightsRegisteredAt});
   }
   for (const UnregisteredMember &Member : Unregistered)
     ReportedFields.insert(Member.Field->getLocation().getRawEncoding());
@@ -208,6 +222,17 @@ void UnregisteredModuleMemberCheck::reportMember(
   diag(Member.Field->getLocation(), "'%0' is declared here",
        DiagnosticIDs::Note)
       << Member.Field->getName();
+  noteWeightsFact(Member);
+}
+
+void UnregisteredModuleMemberCheck::noteWeightsFact(
+    const UnregisteredMember &Member) {
+  if (Member.WeightsRegisteredAt.isValid())
+    diag(Member.WeightsRegisteredAt,
+         "'%0' holds parameters: its constructor, defined here, registers "
+         "them",
+         DiagnosticIDs::Note)
+        << moduleClassOf(Member.Field->getType())->getName();
 }
 
 void UnregisteredModuleMemberCheck::reportClass(
@@ -240,6 +265,8 @@ void UnregisteredModuleMemberCheck::reportClass(
     diag(Member.Use->SetAt, "'%0' is set here, without '%1'",
          DiagnosticIDs::Note)
         << Member.Field->getName() << registrationFor(*Member.Use);
+  for (const UnregisteredMember &Member : Members)
+    noteWeightsFact(Member);
 }
 
 } // namespace torchtidy

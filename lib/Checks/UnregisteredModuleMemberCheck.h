@@ -47,9 +47,14 @@ private:
     const clang::FieldDecl *Field;
     const ModuleMember *Use;
     MemberKind Kind;
+    /// A submodule whose class's constructor another file defines: that
+    /// constructor, which registers the weights (a project fact).
+    clang::SourceLocation WeightsRegisteredAt = {};
   };
   void reportMember(const UnregisteredMember &Member,
                     const clang::SourceManager &Sources);
+  /// The note at the other file's constructor a finding rests on, if any.
+  void noteWeightsFact(const UnregisteredMember &Member);
   void reportClass(const clang::CXXRecordDecl *Class,
                    llvm::ArrayRef<UnregisteredMember> Members,
                    const clang::SourceManager &Sources);

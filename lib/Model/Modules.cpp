@@ -118,7 +118,21 @@ bool isModuleContainerInsertion(const Expr *E) {
 }
 
 namespace {
-bool holdsParameters(const CXXRecordDecl *ModuleClass, unsigned Depth);
+std::optional<bool> holdsParameters(const CXXRecordDecl *ModuleClass,
+                                    unsigned Depth);
+
+/// Yes as soon as one part says yes; else unknown if one part is unknown.
+struct AnyOf {
+  bool Unknown = false;
+  /// Adds a part's answer; true once the whole is known to be yes.
+  bool add(std::optional<bool> Part) {
+    Unknown |= !Part;
+    return Part.value_or(false);
+  }
+  std::optional<bool> result() const {
+    return Unknown ? std::nullopt : std::optional<bool>(false);
+  }
+};
 
 /// Whether S or anything in it is a call that Is accepts.
 bool containsCall(const Stmt *S,
@@ -132,11 +146,14 @@ bool containsCall(const Stmt *S,
 
 /// A registration that gives a module state: register_parameter,
 /// register_buffer, or register_module of a module that holds parameters.
-bool isStatefulRegistration(const CallExpr *Call, unsigned Depth) {
+std::optional<bool> isStatefulRegistration(const CallExpr *Call,
+                                           unsigned Depth) {
   if (!isModuleRegistrationCall(Call))
     return false;
   const CXXRecordDecl *Registered = moduleClassOf(Call->getType());
-  return !Registered || holdsParameters(Registered, Depth + 1);
+  if (!Registered)
+    return true; // register_parameter, register_buffer
+  return holdsParameters(Registered, Depth + 1);
 }
 
 /// A call of torch::nn::Module::is_training().
@@ -218,37 +235,46 @@ bool dependsOnTrainingMode(const CXXRecordDecl *ModuleClass, unsigned Depth) {
 
 /// A module of the user's holds parameters when it has tensor members or
 /// submodules that hold parameters, registers a parameter, a buffer or such a
-/// submodule, derives from a module that does, or has a constructor defined
-/// in another translation unit (which may register).
-bool userModuleHoldsParameters(const CXXRecordDecl *ModuleClass,
-                               unsigned Depth) {
+/// submodule, or derives from a module that does. A constructor defined in
+/// another translation unit may register anything: unknown, unless what is
+/// seen says yes.
+std::optional<bool> userModuleHoldsParameters(const CXXRecordDecl *ModuleClass,
+                                              unsigned Depth) {
   const CXXRecordDecl *Def = ModuleClass->getDefinition();
   if (!Def || Depth > MaxModuleNesting)
-    return true; // Declared only: nothing says it has none.
+    return std::nullopt; // Declared only, or too deep to tell.
+  AnyOf Parts;
   for (const FieldDecl *Field : Def->fields()) {
     if (isTensorType(Field->getType()) ||
         isTensorContainerType(Field->getType()))
       return true;
     if (const CXXRecordDecl *Sub = moduleClassOf(Field->getType());
-        Sub && holdsParameters(Sub, Depth + 1))
+        Sub && Parts.add(holdsParameters(Sub, Depth + 1)))
       return true;
   }
   for (const CXXConstructorDecl *Ctor : Def->ctors()) {
-    if (isDefinedElsewhere(Ctor))
-      return true;
-    if (const FunctionDecl *Definition = writtenDefinition(Ctor);
-        Definition &&
+    if (isDefinedElsewhere(Ctor)) {
+      Parts.add(std::nullopt);
+      continue;
+    }
+    const FunctionDecl *Definition = writtenDefinition(Ctor);
+    if (!Definition)
+      continue;
+    bool Registers =
         containsCall(Definition->getBody(), [&](const CallExpr *Call) {
-          return isStatefulRegistration(Call, Depth);
-        }))
+          return Parts.add(isStatefulRegistration(Call, Depth));
+        });
+    if (Registers)
       return true;
   }
-  return llvm::any_of(userModuleBases(Def), [&](const CXXRecordDecl *Base) {
-    return holdsParameters(Base, Depth + 1);
-  });
+  for (const CXXRecordDecl *Base : userModuleBases(Def))
+    if (Parts.add(holdsParameters(Base, Depth + 1)))
+      return true;
+  return Parts.result();
 }
 
-bool holdsParameters(const CXXRecordDecl *ModuleClass, unsigned Depth) {
+std::optional<bool> holdsParameters(const CXXRecordDecl *ModuleClass,
+                                    unsigned Depth) {
   if (!ModuleClass)
     return false;
   std::string Name = stableQualifiedName(ModuleClass);
@@ -299,7 +325,7 @@ bool holdsParameters(const CXXRecordDecl *ModuleClass, unsigned Depth) {
 }
 } // namespace
 
-bool moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
+std::optional<bool> moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
   return holdsParameters(ModuleClass, 0);
 }
 

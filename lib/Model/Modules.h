@@ -68,12 +68,15 @@ bool isModuleContainerType(clang::QualType T);
 /// among its arguments.
 bool isModuleContainerInsertion(const clang::Expr *E);
 
-/// Whether a module of this class owns (or may own) parameters or buffers, so
-/// that it has a device that its inputs must match. Built-in layers such as
-/// Linear do; losses and activations do not; a user module does when it has
-/// tensor or module members, registers anything, or has a constructor that
-/// this translation unit cannot see.
-bool moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
+/// Whether a module of this class owns parameters or buffers, so that it has
+/// a device that its inputs must match. Built-in layers such as Linear do;
+/// losses and activations do not; a user module does when it has tensor
+/// members or submodules that do, or registers a parameter, a buffer or
+/// such a submodule. None when that rests on code this translation unit
+/// cannot see (a constructor another file defines, here or in a submodule's
+/// class) and nothing it can see says yes.
+std::optional<bool>
+moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
 
 /// Whether a module may behave differently in training and evaluation, so
 /// that it must hear the model's train()/eval(): among the built-ins the

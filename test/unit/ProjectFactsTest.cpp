@@ -200,7 +200,7 @@ TEST(ProjectFactsTest, AnIndexHoldsEveryUnitsSummariesAsTheyWereWritten) {
   ProjectFacts Read;
   ASSERT_FALSE(llvm::errorToBool(Read.readIndex(Index.Path)));
   EXPECT_EQ(Read.unitCount(), 3u);
-  EXPECT_EQ(Read.functionCount(), 2u);
+  EXPECT_EQ(Read.factCount(), 2u);
   EXPECT_EQ(Read.summaryOf("_Z4maskv"), std::optional<std::string>(Summary));
   EXPECT_EQ(Read.summaryOf("_Z1fv"), std::optional<std::string>("F"));
   EXPECT_FALSE(Read.summaryOf("_Z1fv", "/p/utils.cpp"));

@@ -501,9 +501,9 @@ int main(int Argc, const char **Argv) {
             }))
       return fail("cannot write the index '" + IndexPath +
                   "': " + llvm::toString(std::move(E)));
-    llvm::errs() << "torchtidy: facts of " << Project->functionCount()
-                 << " function(s) from " << Project->unitCount()
-                 << " file(s) written to '" << IndexPath << "'\n";
+    llvm::errs() << "torchtidy: " << Project->factCount() << " fact(s) from "
+                 << Project->unitCount() << " file(s) written to '" << IndexPath
+                 << "'\n";
     // An index with a file missing is still the rest of the project's.
     if (ParseFailed)
       llvm::errs() << "torchtidy: warning: some files could not be parsed; "

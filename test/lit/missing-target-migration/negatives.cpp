@@ -148,3 +148,27 @@ void discardedDtypeConversion(torch::Tensor counts) {
   lab.to(torch::kLong);
   counts.to(torch::kFloat, /*non_blocking=*/false);
 }
+
+// A module of the user's whose constructor is defined in another file, and
+// whose declaration shows no weights (a loss holding a scalar): whether it
+// has a device is unknown from here, so it is never told to move (with the
+// project's facts it is known: project/modules.test). Its output is on the
+// inputs' device or its own; the mix after it is not judged either.
+struct ElsewhereLossImpl : torch::nn::Module {
+  explicit ElsewhereLossImpl(double gamma);
+  torch::Tensor forward(torch::Tensor input, torch::Tensor target);
+  double gamma;
+};
+TORCH_MODULE(ElsewhereLoss);
+void lossBuiltElsewhere(std::vector<torch::data::Example<>> &loader) {
+  torch::Device device(torch::kCUDA);
+  Net model;
+  model.to(device);
+  ElsewhereLoss criterion(2.0);
+  for (auto &batch : loader) {
+    auto x = batch.data.to(device), y = batch.target.to(device);
+    auto loss = criterion(model.forward(x), y);
+    auto scaled = loss * torch::ones({1}, torch::kCUDA);
+    scaled.backward();
+  }
+}

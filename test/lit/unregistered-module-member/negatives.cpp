@@ -151,6 +151,24 @@ struct DefinedElsewhere : torch::nn::Module {
   torch::Tensor weight = torch::ones({2}, torch::requires_grad());
 };
 
+// A submodule of a class of the user's whose constructor is defined in
+// another file, and whose declaration shows no weights: whether it holds any
+// is unknown from here (with the project's facts it is known:
+// project/modules.test).
+struct Backbone : torch::nn::Module {
+  Backbone(int64_t width);
+  torch::Tensor forward(torch::Tensor x);
+};
+struct Detector : torch::nn::Module {
+  Detector() {
+    neck = register_module("neck", torch::nn::Conv2d(64, 64, 1));
+    backbone = std::make_shared<Backbone>(64);
+  }
+  torch::Tensor forward(torch::Tensor x) { return neck(backbone->forward(x)); }
+  torch::nn::Conv2d neck{nullptr};
+  std::shared_ptr<Backbone> backbone;
+};
+
 // A holder: no forward() of its own, and the member handed out through an
 // accessor. The program trains, moves and saves the Sequential it takes out;
 // registering it in the holder changes nothing it does. (Shaped like a
