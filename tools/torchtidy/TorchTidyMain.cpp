@@ -404,6 +404,11 @@ int main(int Argc, const char **Argv) {
     llvm::sys::path::append(Path, "torchtidy-facts.json");
     IndexPath = std::string(Path);
   }
+  // Said before the lint, not after it.
+  if (llvm::StringRef Folder = llvm::sys::path::parent_path(IndexPath);
+      Indexing && !Folder.empty() && !llvm::sys::fs::is_directory(Folder))
+    return fail("cannot write the index '" + IndexPath + "': no folder '" +
+                Folder + "'");
   if (NoProjectFacts && (Indexing || !ProjectFactsFile.empty()))
     return fail(llvm::Twine(Indexing ? "--index" : "--project-facts") +
                 " uses project facts, which --no-project-facts turns off");
