@@ -226,6 +226,46 @@ bool FunctionFacts::isDeclaredInside(const ValueDecl *D,
   return D && Loop && contains(Loop->getSourceRange(), D->getLocation());
 }
 
+bool FunctionFacts::isModifiedInside(const ValueDecl *D,
+                                     const Stmt *Loop) const {
+  if (!D || !Loop)
+    return false;
+  auto Names = [D](const Expr *E) {
+    const auto *Ref =
+        dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+    return Ref && Ref->getDecl() == D;
+  };
+  bool Modified = false;
+  forEachStmt(Loop, [&](const Stmt *S) {
+    if (const auto *Op = dyn_cast<BinaryOperator>(S))
+      Modified |= Op->isAssignmentOp() && Names(Op->getLHS());
+    else if (const auto *Op = dyn_cast<UnaryOperator>(S))
+      Modified |= Op->isIncrementDecrementOp() && Names(Op->getSubExpr());
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+      Modified |= Op->isAssignmentOp() && Names(Op->getArg(0));
+    // Element access through a non-const object picks the non-const
+    // overload of `at`, `front`, `back`: it reads all the same.
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *Method = Call->getMethodDecl();
+          Method &&
+          !(Method->getIdentifier() &&
+            llvm::is_contained({"at", "front", "back", "begin", "end", "data"},
+                               Method->getName())))
+        Modified |=
+            !Method->isConst() && Names(Call->getImplicitObjectArgument());
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        for (unsigned I = 0;
+             I < std::min(Call->getNumArgs(), Callee->getNumParams()); ++I) {
+          QualType T = Callee->getParamDecl(I)->getType();
+          Modified |= T->isReferenceType() &&
+                      !T.getNonReferenceType().isConstQualified() &&
+                      Names(Call->getArg(I));
+        }
+  });
+  return Modified;
+}
+
 bool FunctionFacts::isDiscardedValue(const Expr *E) const {
   return DiscardedValues.contains(ignoreValuePreserving(E));
 }

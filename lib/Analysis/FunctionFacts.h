@@ -65,6 +65,11 @@ public:
   /// iteration.
   bool isDeclaredInside(const clang::ValueDecl *D,
                         const clang::Stmt *Loop) const;
+  /// Whether code inside the loop may change the variable: assigns it,
+  /// increments it, calls a non-const method on it or passes it by
+  /// non-const reference.
+  bool isModifiedInside(const clang::ValueDecl *D,
+                        const clang::Stmt *Loop) const;
   /// Inside the branch of an `if` whose condition uses `%`, such as
   /// `if (step % 100 == 0)`: code that runs once per interval, not every
   /// iteration.

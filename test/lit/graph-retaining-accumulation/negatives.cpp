@@ -135,3 +135,29 @@ struct PyramidImpl : torch::nn::Module {
   }
   torch::nn::ModuleList lateral;
 };
+
+// Pieces of one forward()'s outputs, taken out for drawing every few
+// iterations: a loop over the outputs keeps parts of the same graph, which
+// does not grow with it, and the next copy replaces them. (Shaped like a
+// public YOLOv3 trainer.)
+struct Detector : torch::nn::Module {
+  Detector() { conv = register_module("conv", torch::nn::Conv2d(3, 8, 1)); }
+  std::vector<torch::Tensor> forward(torch::Tensor x) {
+    return {conv(x), conv(x) * 2};
+  }
+  torch::nn::Conv2d conv{nullptr};
+};
+void drawEveryFewSteps(Detector &model, torch::optim::SGD &opt,
+                       std::vector<torch::Tensor> &images) {
+  std::vector<torch::Tensor> output, firstOfBatch;
+  for (size_t step = 0; step < images.size(); ++step) {
+    output = model.forward(images[step]);
+    auto loss = output.at(0).mean() + output.at(1).mean();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+    firstOfBatch = std::vector<torch::Tensor>(output.size());
+    for (size_t i = 0; i < firstOfBatch.size(); ++i)
+      firstOfBatch.at(i) = output.at(i)[0];
+  }
+}

@@ -117,3 +117,16 @@ void rollout(torch::nn::Linear policy, torch::Tensor state) {
   }
   std::cout << values.size() << std::endl;
 }
+
+// Pieces of a value that the loop itself recomputes are that iteration's
+// graph: kept by index, every iteration's stays alive.
+void keepFirstOfEachStep(torch::nn::Linear &model,
+                         std::vector<torch::Tensor> &inputs) {
+  std::vector<torch::Tensor> firsts(inputs.size());
+  torch::Tensor out;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    out = model(inputs[i]);
+    firsts[i] = out[0];
+    // CHECK: :[[@LINE-1]]:15: warning: 'firsts' keeps 'out[0]', which carries autograd history, across loop iterations
+  }
+}
