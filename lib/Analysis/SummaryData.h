@@ -42,8 +42,8 @@ readSummary(llvm::StringRef Text, const clang::FunctionDecl *Declaration,
             std::vector<std::string> &OpenedForNotes);
 
 /// What a project says of a module class whose constructor another unit
-/// defines: whether it holds parameters (ModuleParameters in Modules.h), and
-/// where that constructor is.
+/// defines: whether it holds parameters (moduleHoldsParameters in
+/// Model/Modules.h), and where that constructor is.
 struct ModuleParametersFact {
   bool HoldsParameters = false;
   clang::SourceLocation Constructor;

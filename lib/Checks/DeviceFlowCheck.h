@@ -3,7 +3,6 @@
 // Checks built on the device-flow analysis all look at the same functions
 // (definitions outside system headers) and read the shared, cached result;
 // each one only turns its part of the result into diagnostics.
-
 //
 //===----------------------------------------------------------------------===//
 

@@ -152,7 +152,8 @@ void UnregisteredModuleMemberCheck::check(
         if (std::optional<ModuleParametersFact> Fact =
                 projectModuleParameters(Submodule, *Result.Context)) {
           SubmoduleWeights = Fact->HoldsParameters;
-          WeightsRegisteredAt = Fact->Constructor;
+          if (Fact->HoldsParameters)
+            WeightsRegisteredAt = Fact->Constructor;
         }
     }
     MemberKind Kind;
