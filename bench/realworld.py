@@ -262,6 +262,7 @@ def main():
     cache = os.path.join(work, "cache")
     index_of = {}
     if args.project:
+        # Cold, so that the run's time is that of a cold project run.
         shutil.rmtree(cache, ignore_errors=True)
         for repo, units in units_of.items():
             if not units:
