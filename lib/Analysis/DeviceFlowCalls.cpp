@@ -424,17 +424,16 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
 
   const CXXRecordDecl *ModuleClass =
       Object ? moduleClassOf(Object->getType()) : nullptr;
-  // A class whose constructor is in another file: the project may know.
-  std::optional<bool> HoldsParameters = moduleHoldsParameters(ModuleClass);
-  if (!HoldsParameters)
-    if (std::optional<ModuleParametersFact> Fact =
-            projectModuleParameters(ModuleClass, Ctx)) {
-      HoldsParameters = Fact->HoldsParameters;
-      if (*HoldsParameters && Fact->Constructor.isValid())
-        Module.Value.addOldestOrigin({Origin::Kind::ModuleParameters,
-                                      Fact->Constructor,
-                                      ModuleClass->getNameAsString(), "", ""});
-    }
+  std::optional<bool> HoldsParameters;
+  if (std::optional<ModuleParametersFact> Parameters =
+          moduleParametersOf(ModuleClass, Ctx)) {
+    HoldsParameters = Parameters->HoldsParameters;
+    // Known from another file: a finding that rests on it says where.
+    if (*HoldsParameters && Parameters->Constructor.isValid())
+      Module.Value.addOldestOrigin({Origin::Kind::ModuleParameters,
+                                    Parameters->Constructor,
+                                    ModuleClass->getNameAsString(), "", ""});
+  }
   bool HasDevice = Module.Value.Where.isKnown() && HoldsParameters == true;
   checkOperands(Call, Module.Spelling, Inputs, HasDevice ? &Module : nullptr);
   if (HasDevice)

@@ -203,39 +203,6 @@ void DeviceFlowPass::mergeSitesOfOneRootCause() {
   Sites = std::move(Merged);
 }
 
-/// The variable E indexes into (`out` of `out[i]`, `out.at(i)[0]`,
-/// `out[i].select(0, j)`); null when E is not such an indexing.
-static const VarDecl *wholeIndexedVariable(const Expr *E) {
-  bool Indexed = false;
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = Temporary->getSubExpr();
-    } else if (const auto *Bound = dyn_cast<CXXBindTemporaryExpr>(E)) {
-      E = Bound->getSubExpr();
-    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-               Construct && Construct->getNumArgs() == 1) {
-      E = Construct->getArg(0);
-    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-               Op && Op->getOperator() == OO_Subscript) {
-      E = Op->getArg(0);
-      Indexed = true;
-    } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
-               Call && Call->getMethodDecl() &&
-               Call->getMethodDecl()->getIdentifier() &&
-               (Call->getMethodDecl()->getName() == "at" ||
-                Call->getMethodDecl()->getName() == "select")) {
-      E = Call->getImplicitObjectArgument();
-      Indexed = true;
-    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      return Indexed ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    } else {
-      return nullptr;
-    }
-  }
-  return nullptr;
-}
-
 void DeviceFlowPass::recordAccumulation(const Expr *Site,
                                         const Expr *Accumulator,
                                         const Expr *Added, bool IsContainer) {
@@ -261,10 +228,12 @@ void DeviceFlowPass::recordAccumulation(const Expr *Site,
   // A piece of one value computed before the loop (`kept[i] = out[i][0]`,
   // a loop over one forward()'s outputs): every iteration keeps part of the
   // same graph, which does not grow with the loop.
-  if (const VarDecl *Whole = wholeIndexedVariable(Added);
-      Whole && !Facts.isDeclaredInside(Whole, Loop) &&
-      !Facts.isModifiedInside(Whole, Loop))
-    return;
+  if (const Expr *Whole = viewedStorage(Added);
+      Whole != ignoreValuePreserving(Added))
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Whole);
+        Ref && !Facts.isDeclaredInside(Ref->getDecl(), Loop) &&
+        !Facts.isModifiedInside(Ref->getDecl(), Loop))
+      return;
   // Gradient accumulation on purpose: backward() through the accumulator.
   if (Facts.isBackpropagatedOrEscapes(*Key) ||
       (Key->first && Facts.isBackpropagatedOrEscapes({Key->first, nullptr})))

@@ -303,7 +303,9 @@ const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration,
 }
 
 std::optional<ModuleParametersFact>
-projectModuleParameters(const CXXRecordDecl *ModuleClass, ASTContext &Ctx) {
+moduleParametersOf(const CXXRecordDecl *ModuleClass, ASTContext &Ctx) {
+  if (std::optional<bool> Seen = moduleHoldsParameters(ModuleClass))
+    return ModuleParametersFact{*Seen, {}};
   ThreadState &State = state();
   if (!State.Facts || !ModuleClass)
     return std::nullopt;

@@ -108,12 +108,14 @@ void useProjectFacts(const ProjectFacts *Facts);
 const FunctionSummary *projectSummaryOf(const clang::FunctionDecl *Declaration,
                                         clang::ASTContext &Ctx);
 
-/// What the project says of a module class whose parameters this unit
-/// cannot judge (its constructor is in another file): the fact of the unit
-/// that defines that constructor, or none. Recorded as used.
+/// Whether a module class holds parameters: what this unit shows
+/// (moduleHoldsParameters in Model/Modules.h), else, when that rests on a
+/// constructor in another file, what the unit that defines it says
+/// (recorded as used; Constructor is that constructor). None when neither
+/// knows.
 std::optional<ModuleParametersFact>
-projectModuleParameters(const clang::CXXRecordDecl *ModuleClass,
-                        clang::ASTContext &Ctx);
+moduleParametersOf(const clang::CXXRecordDecl *ModuleClass,
+                   clang::ASTContext &Ctx);
 
 /// What this unit provides its project: the summaries of the functions its
 /// main file defines that other units can call (computed now, and cached

@@ -144,30 +144,24 @@ void UnregisteredModuleMemberCheck::check(
     // A submodule without weights has nothing to move or train: it matters
     // only when it behaves by mode (Dropout), and misses train()/eval().
     const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());
-    std::optional<bool> SubmoduleWeights;
-    SourceLocation WeightsRegisteredAt;
-    if (Use.IsSubmodule) {
-      SubmoduleWeights = moduleHoldsParameters(Submodule);
-      if (!SubmoduleWeights)
-        if (std::optional<ModuleParametersFact> Fact =
-                projectModuleParameters(Submodule, *Result.Context)) {
-          SubmoduleWeights = Fact->HoldsParameters;
-          if (Fact->HoldsParameters)
-            WeightsRegisteredAt = Fact->Constructor;
-        }
-    }
+    std::optional<ModuleParametersFact> SubmoduleWeights;
+    if (Use.IsSubmodule)
+      SubmoduleWeights = moduleParametersOf(Submodule, *Result.Context);
     MemberKind Kind;
-    if (!Use.IsSubmodule)
+    SourceLocation WeightsRegisteredAt;
+    if (!Use.IsSubmodule) {
       Kind = MemberKind::Parameter;
-    else if (!SubmoduleWeights)
+    } else if (!SubmoduleWeights) {
       continue; // Its class's constructor is in a file this one cannot see.
-    else if (*SubmoduleWeights)
+    } else if (SubmoduleWeights->HoldsParameters) {
       Kind = MemberKind::SubmoduleWithWeights;
-    else if (moduleDependsOnTrainingMode(Submodule))
+      WeightsRegisteredAt = SubmoduleWeights->Constructor;
+    } else if (moduleDependsOnTrainingMode(Submodule)) {
       Kind = MemberKind::ModeDependentSubmodule;
-    else
+    } else {
       continue; // ReLU, MaxPool2d, a stateless module of the user's:
                 // registering them changes nothing.
+    }
     if (ReportedFields.contains(Field->getLocation().getRawEncoding()))
       continue;
     Unregistered.push_back({Field, &Use, Kind, WeightsRegisteredAt});
