@@ -61,6 +61,16 @@ bool ProjectFacts::changedSince(const UnitFacts &Unit) const {
   return false;
 }
 
+std::vector<std::string> ProjectFacts::providersOf(llvm::StringRef Name) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::vector<std::string> Units;
+  auto It = Providers.find(Name);
+  if (It != Providers.end())
+    for (const auto &Entry : It->second)
+      Units.push_back(Entry.first);
+  return Units;
+}
+
 size_t ProjectFacts::factCount() const {
   std::lock_guard<std::mutex> Guard(Lock);
   return llvm::count_if(

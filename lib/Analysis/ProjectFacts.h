@@ -61,6 +61,8 @@ public:
                                        llvm::StringRef ExceptFile = "") const;
   /// Whether an analysis that read these facts would now read others.
   bool changedSince(const UnitFacts &Unit) const;
+  /// The units that provide a fact of this name.
+  std::vector<std::string> providersOf(llvm::StringRef Name) const;
   /// How many functions and classes have a fact here, and how many units
   /// provided facts.
   size_t factCount() const;

@@ -24,8 +24,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace clang;
@@ -126,8 +129,13 @@ public:
 
   std::unique_ptr<ASTConsumer>
   CreateASTConsumer(CompilerInstance &Compiler, llvm::StringRef File) override {
+    // The file as the command names it may be relative to the command's
+    // directory: that is the compiler's file system's working directory,
+    // not the process's, which the .clang-tidy lookup would use.
+    llvm::SmallString<256> Absolute(File);
+    Compiler.getVirtualFileSystem().makeAbsolute(Absolute);
     std::unique_ptr<ASTConsumer> Inner =
-        Checks.createASTConsumer(Compiler, File);
+        Checks.createASTConsumer(Compiler, Absolute);
     if (InProject) {
       std::vector<std::unique_ptr<ASTConsumer>> Parts;
       Parts.push_back(std::make_unique<ProjectFactsConsumer>(
@@ -238,13 +246,20 @@ void setUpPreprocessorAsTheLintDoes(CompilerInvocation &Invocation) {
   Invocation.getPreprocessorOpts().SetUpStaticAnalyzer = true;
 }
 
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemForOneTool() {
+  return llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+      llvm::vfs::createPhysicalFileSystem().release());
+}
+
 FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
                                  llvm::StringRef File, llvm::StringRef PchPath,
                                  const ProjectFacts *Project) {
   // What clang-tidy's runClangTidy does, with LintAction in place of its
   // action: .clang-tidy ExtraArgs, no plugins, findings collected by
   // clang-tidy's diagnostic consumer (NOLINT, fix-its, conflicts).
-  tooling::ClangTool Tool(Database, {File.str()});
+  tooling::ClangTool Tool(Database, {File.str()},
+                          std::make_shared<PCHContainerOperations>(),
+                          fileSystemForOneTool());
   Tool.setPrintErrorMessage(false);
   Tool.appendArgumentsAdjuster([this](const tooling::CommandLineArguments &Args,
                                       llvm::StringRef Filename) {
@@ -303,6 +318,171 @@ static bool definesMain(llvm::StringRef File) {
       return true;
   }
   return false;
+}
+
+/// Runs Worker on min(Jobs, Tasks) threads (at least one), this one
+/// included, and waits for them.
+static void runWorkers(unsigned Jobs, size_t Tasks,
+                       llvm::function_ref<void()> Worker) {
+  size_t Threads = std::max<size_t>(1, std::min<size_t>(Jobs, Tasks));
+  std::vector<std::thread> Pool;
+  for (size_t T = 1; T < Threads; ++T)
+    Pool.emplace_back([&] { Worker(); });
+  Worker();
+  for (std::thread &Thread : Pool)
+    Thread.join();
+}
+
+/// Lints again, until none is left, the units whose findings rest on facts
+/// that changed since they read them (a unit linted before the one it calls
+/// into, or while it was being linted). A worklist, callees first: a unit
+/// waits while a unit it reads from is being linted or queued before it, so
+/// a chain of files settles link after link in one pass, with any number of
+/// jobs; when a unit's facts change, the units that read them are queued
+/// again. The findings are those of each unit's last lint, against the
+/// facts as they settled, whatever the order and -j. Facts that never
+/// settle (a cycle of files whose summaries keep changing) stop at
+/// MaxLints lints of a unit; those units are Stats->Unsettled.
+static void settleProjectFacts(
+    const LintRequest &Request, const std::vector<std::string> &Files,
+    const std::vector<std::string> &UnitNames,
+    const std::vector<FileResult> &Results, std::mutex &ResultsLock,
+    llvm::function_ref<void(LintSession &, size_t)> LintAgain) {
+  constexpr unsigned MaxLints = 4;
+  const ProjectFacts &Project = *Request.Project;
+  llvm::StringMap<size_t> UnitIndex;
+  for (size_t I = 0; I < UnitNames.size(); ++I)
+    UnitIndex[UnitNames[I]] = I;
+  // All under QueueLock, and ResultsLock where Results are read.
+  std::mutex QueueLock;
+  std::condition_variable QueueChanged;
+  std::vector<size_t> Queue;
+  std::vector<unsigned> Lints(Files.size(), 1);
+  std::vector<bool> Queued(Files.size()), Running(Files.size());
+  size_t RunningCount = 0;
+
+  // The run's units whose facts unit I read in its last lint.
+  auto ReadFrom = [&](size_t I) {
+    std::vector<size_t> Providers;
+    for (const auto &Used : Results[I].Facts.Used)
+      for (const std::string &Unit : Project.providersOf(Used.first))
+        if (auto Found = UnitIndex.find(Unit);
+            Found != UnitIndex.end() && Found->second != I)
+          Providers.push_back(Found->second);
+    return Providers;
+  };
+  auto IsStale = [&](size_t I) {
+    return !Queued[I] && !Running[I] && Lints[I] < MaxLints &&
+           Project.changedSince(Results[I].Facts);
+  };
+  auto Enqueue = [&](size_t I) {
+    Queued[I] = true;
+    Queue.push_back(I);
+  };
+  // The first stale units, callees first: deepest providers' readers last.
+  {
+    std::lock_guard<std::mutex> Lock(ResultsLock);
+    constexpr int Unvisited = -1, BeingWalked = -2;
+    std::vector<int> Depth(Files.size(), Unvisited);
+    std::function<int(size_t)> DepthOf = [&](size_t I) {
+      if (Depth[I] == BeingWalked) // A cycle, cut where the walk entered it.
+        return 0;
+      if (Depth[I] != Unvisited)
+        return Depth[I];
+      Depth[I] = BeingWalked;
+      int Deepest = 0;
+      for (size_t Provider : ReadFrom(I))
+        Deepest = std::max(Deepest, DepthOf(Provider) + 1);
+      return Depth[I] = Deepest;
+    };
+    std::vector<size_t> Stale;
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (IsStale(I))
+        Stale.push_back(I);
+    std::stable_sort(Stale.begin(), Stale.end(), [&](size_t A, size_t B) {
+      return DepthOf(A) < DepthOf(B);
+    });
+    for (size_t I : Stale)
+      Enqueue(I);
+  }
+
+  auto Worker = [&] {
+    LintSession Session(Request);
+    std::unique_lock<std::mutex> Lock(QueueLock);
+    while (true) {
+      // The first queued unit that reads from no unit being linted or
+      // queued before it. The first in the queue waits only for running
+      // ones, which finish: nothing waits forever.
+      auto Next = Queue.end();
+      {
+        std::lock_guard<std::mutex> Guard(ResultsLock);
+        for (auto It = Queue.begin(); It != Queue.end() && Next == Queue.end();
+             ++It) {
+          std::vector<size_t> Providers = ReadFrom(*It);
+          bool Waits = llvm::any_of(Providers, [&](size_t Provider) {
+            return Running[Provider] ||
+                   llvm::is_contained(llvm::make_range(Queue.begin(), It),
+                                      Provider);
+          });
+          if (!Waits)
+            Next = It;
+        }
+      }
+      if (Next == Queue.end()) {
+        if (Queue.empty() && RunningCount == 0)
+          return;
+        QueueChanged.wait(Lock);
+        continue;
+      }
+      size_t I = *Next;
+      Queue.erase(Next);
+      Queued[I] = false;
+      Running[I] = true;
+      ++RunningCount;
+      // What I provided before this lint, and after: the names whose
+      // readers may now be stale.
+      std::set<std::string> Provided;
+      {
+        std::lock_guard<std::mutex> Guard(ResultsLock);
+        for (const auto &Summary : Results[I].Facts.Summaries)
+          Provided.insert(Summary.first);
+      }
+      Lock.unlock();
+      LintAgain(Session, I);
+      Lock.lock();
+      Running[I] = false;
+      --RunningCount;
+      ++Lints[I];
+      if (Request.Stats) {
+        ++Request.Stats->Linted;
+        ++Request.Stats->LintedAgain;
+      }
+      // Whoever read what I provides, and I itself, should a fact it read
+      // have changed while it was linted.
+      {
+        std::lock_guard<std::mutex> Guard(ResultsLock);
+        for (const auto &Summary : Results[I].Facts.Summaries)
+          Provided.insert(Summary.first);
+        for (size_t Reader = 0; Reader < Files.size(); ++Reader) {
+          bool ReadsI =
+              Reader == I ||
+              llvm::any_of(Results[Reader].Facts.Used, [&](const auto &Used) {
+                return Provided.count(Used.first) != 0;
+              });
+          if (ReadsI && IsStale(Reader))
+            Enqueue(Reader);
+        }
+      }
+      QueueChanged.notify_all();
+    }
+  };
+  // Every job from the start: a short queue may grow.
+  if (!Queue.empty())
+    runWorkers(Request.Jobs, Request.Jobs, Worker);
+  if (Request.Stats)
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (Project.changedSince(Results[I].Facts))
+        Request.Stats->Unsettled.push_back(Files[I]);
 }
 
 std::vector<Finding> lintInParallel(
@@ -370,6 +550,8 @@ std::vector<Finding> lintInParallel(
     PrefixGroups = Request.Sharing->plan(Request.Jobs);
   }
 
+  // Guards Results while the settling below reads other units' results.
+  std::mutex ResultsLock;
   auto LintOne = [&](LintSession &Session, size_t I) {
     auto LintStart = std::chrono::system_clock::now();
     const SharedPrefixPch::Prefix *Prefix =
@@ -401,53 +583,42 @@ std::vector<Finding> lintInParallel(
     // appears): never cached.
     if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
       Request.Cache->store(CacheKeys[I], Result, LintStart);
-    Results[I] = std::move(Result);
+    {
+      std::lock_guard<std::mutex> Lock(ResultsLock);
+      Results[I] = std::move(Result);
+    }
     Report(I);
   };
 
-  // Rounds: every file to lint, then the files whose findings rest on facts
-  // that changed since they read them (a file linted before the one it
-  // calls into), until none does. The findings are those of the last round,
-  // whatever the order and -j. Chains of files settle in a few rounds; a
-  // cycle whose facts never settle stops at the cap.
-  constexpr unsigned MaxRounds = 4;
-  for (unsigned Round = 0; Round < MaxRounds && !ToLint.empty(); ++Round) {
-    // Tasks: the prefixes to prepare (first round), then the units. A unit
-    // whose prefix is not ready yet is parsed whole rather than wait for it.
-    std::vector<size_t> Groups =
-        Round == 0 ? PrefixGroups : std::vector<size_t>();
+  // First every file to lint, in the order above. A file that calls into
+  // one linted after it read no fact, or an old one.
+  {
     std::atomic<size_t> Next{0};
-    size_t Tasks = Groups.size() + ToLint.size();
+    size_t Tasks = PrefixGroups.size() + ToLint.size();
     auto Worker = [&] {
       LintSession Session(Request); // clang-tidy contexts are not shareable.
       for (size_t T = Next++; T < Tasks; T = Next++) {
-        if (T < Groups.size())
-          Request.Sharing->prepare(Groups[T]);
+        // The prefixes to prepare, then the units. A unit whose prefix is
+        // not ready yet is parsed whole rather than wait for it.
+        if (T < PrefixGroups.size())
+          Request.Sharing->prepare(PrefixGroups[T]);
         else
-          LintOne(Session, ToLint[T - Groups.size()]);
+          LintOne(Session, ToLint[T - PrefixGroups.size()]);
       }
     };
-    size_t Threads = std::max<size_t>(1, std::min<size_t>(Request.Jobs, Tasks));
-    std::vector<std::thread> Pool;
-    for (size_t T = 1; T < Threads; ++T)
-      Pool.emplace_back(Worker);
-    Worker();
-    for (std::thread &Thread : Pool)
-      Thread.join();
-    if (Request.Stats) {
+    runWorkers(Request.Jobs, Tasks, Worker);
+    if (Request.Stats)
       Request.Stats->Linted += ToLint.size();
-      if (Round > 0)
-        Request.Stats->LintedAgain += ToLint.size();
-    }
-    if (!InProject)
-      break;
-    ToLint.clear();
-    for (size_t I = 0; I < Files.size(); ++I)
-      if (Project->changedSince(Results[I].Facts))
-        ToLint.push_back(I);
-    std::lock_guard<std::mutex> Lock(ProgressLock);
-    Total += ToLint.size();
   }
+  if (InProject)
+    settleProjectFacts(Request, Files, UnitNames, Results, ResultsLock,
+                       [&](LintSession &Session, size_t I) {
+                         {
+                           std::lock_guard<std::mutex> Lock(ProgressLock);
+                           ++Total;
+                         }
+                         LintOne(Session, I);
+                       });
   std::vector<Finding> All;
   for (FileResult &Result : Results)
     std::move(Result.Findings.begin(), Result.Findings.end(),

@@ -16,7 +16,9 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <memory>
 #include <optional>
@@ -39,6 +41,9 @@ using Finding = clang::tidy::ClangTidyError;
 struct LintRunStats {
   unsigned Linted = 0;      ///< Files linted (not taken from the cache).
   unsigned LintedAgain = 0; ///< Of those, lints repeated for changed facts.
+  /// Files whose facts from other files had still not settled when the
+  /// rounds stopped (a cycle of files whose summaries keep changing).
+  std::vector<std::string> Unsettled;
 };
 
 /// What the user asked for: which checks, how many workers, which cache.
@@ -71,6 +76,14 @@ struct FileResult {
 /// preprocessor defines; a precompiled header the lint loads must be built
 /// with the same, or clang refuses it.
 void setUpPreprocessorAsTheLintDoes(clang::CompilerInvocation &Invocation);
+
+/// The file system for one ClangTool of a run whose tools run in parallel,
+/// with a working directory of its own. ClangTool sets the working
+/// directory of its file system to each command's directory and back; the
+/// real file system's is the process's, shared by every thread, so another
+/// thread's relative paths (the main file `train.cpp`, its `"net.h"`) would
+/// resolve against whichever directory was set last.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemForOneTool();
 
 /// A clang-tidy context and what runs on it. Not shareable across threads.
 class LintSession {

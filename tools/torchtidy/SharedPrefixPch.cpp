@@ -477,7 +477,9 @@ bool SharedPrefixPch::build(Group &G) {
   Command.CommandLine = G.Flags;
   Command.CommandLine.push_back(Header);
   PrefixDatabase Database(Command);
-  tooling::ClangTool Tool(Database, {Header});
+  tooling::ClangTool Tool(Database, {Header},
+                          std::make_shared<PCHContainerOperations>(),
+                          fileSystemForOneTool());
   Tool.setPrintErrorMessage(false);
   SilentDiagnostics Diagnostics;
   Tool.setDiagnosticConsumer(&Diagnostics);

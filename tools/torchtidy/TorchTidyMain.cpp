@@ -493,6 +493,15 @@ int main(int Argc, const char **Argv) {
     llvm::errs() << "torchtidy: project: " << Stats.Linted
                  << " file(s) linted, " << Stats.LintedAgain
                  << " of them again for facts from other files\n";
+  if (!Stats.Unsettled.empty()) {
+    llvm::errs() << "torchtidy: warning: the facts of "
+                 << Stats.Unsettled.size()
+                 << " file(s) had not settled after the last round of "
+                    "lints; findings that would rest on them are missing:";
+    for (const std::string &File : Stats.Unsettled)
+      llvm::errs() << " " << File;
+    llvm::errs() << "\n";
+  }
   if (!ScratchPchDirectory.empty())
     llvm::sys::fs::remove_directories(ScratchPchDirectory);
 

@@ -1,0 +1,2 @@
+#include "minitorch.h"
+torch::Tensor link7(int n) { return torch::ones(n); }
