@@ -94,6 +94,18 @@ struct HostSyncInLoop {
   clang::SourceLocation CopyInHelper;
 };
 
+/// A call of a helper that moves data off the host (`.to(device)`,
+/// `.cuda()`), itself or however many helpers deep, to where the call's
+/// arguments say: what the transfer-in-dataset check reports in the methods
+/// that produce a data loader's examples.
+struct TransferInHelper {
+  const clang::CallExpr *Call = nullptr;
+  /// The innermost transfer: the note.
+  clang::SourceLocation Transfer;
+  std::string What; ///< The transfer as its callee is named: ".to()".
+  Placement Target; ///< Where it moves the data, in this function's terms.
+};
+
 /// A `.to(device, /*non_blocking=*/true)` whose source is a host tensor in
 /// pageable memory: the copy is synchronous, whatever the flag says.
 struct NonBlockingFromPageable {
@@ -109,6 +121,7 @@ struct DeviceFlowResult {
   std::vector<RetainedGraphAccumulation> Accumulations;
   std::vector<HostSyncInLoop> HostSyncs;
   std::vector<NonBlockingFromPageable> NonBlockingCopies;
+  std::vector<TransferInHelper> HelperTransfers;
   /// The iteration cap was hit; the function is reported as clean.
   bool GaveUp = false;
 };
@@ -155,6 +168,16 @@ struct HostSyncInFunction {
   std::string Tensor; ///< The tensor as written there.
 };
 
+/// A transfer off the host that a function may make whenever it is called,
+/// written in it or in a helper it calls.
+struct TransferInFunction {
+  /// The data moved, where the transfer puts it, in the function's own
+  /// terms, like Result: the device may be a parameter's.
+  AbstractValue Moved;
+  clang::SourceLocation Transfer; ///< The innermost transfer: the note.
+  std::string What;               ///< As TransferInHelper::What.
+};
+
 struct FunctionSummary {
   /// The value returned, joined over every return statement.
   AbstractValue Result = AbstractValue::unknown();
@@ -173,6 +196,9 @@ struct FunctionSummary {
   std::vector<SameDeviceRequirement> SameDeviceParameters;
   /// Copies to the host that every call makes. Empty when PassesOverData.
   std::vector<HostSyncInFunction> HostSyncs;
+  /// The first transfer off the host the function makes (one is enough to
+  /// fix), in a loop of its own or not.
+  std::vector<TransferInFunction> Transfers;
   /// The function is a pass over data (train(), evaluate()): it has a loop
   /// that moves tensors to a device or runs backward(), itself or in a
   /// helper it calls. A loop that calls it is an epoch loop, whose

@@ -312,6 +312,7 @@ AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
     V.Grad = GradHistory::None;
   V.Memory = migratedMemory(Source, V.Where, requestsNonBlocking(Call));
   recordNonBlockingFromPageable(Call, Source, V.Where);
+  noteTransfer(Call, V);
   // batch.data.to(d): how this batch's tensors are meant to travel.
   if (const Origin *FromBatch =
           Source.findOrigin(Origin::Kind::DataLoaderBatch);

@@ -134,6 +134,14 @@ private:
   void applyHostSyncs(const CallExpr *Call, const FunctionDecl *Callee,
                       const FunctionSummary &CalleeSummary,
                       llvm::ArrayRef<AbstractValue> Args);
+  /// A call to a helper with Transfers: passes the first one on to this
+  /// function's own summary, or, reporting, records it at the call unless
+  /// the arguments say it stays on the host.
+  void applyTransfers(const CallExpr *Call, const FunctionDecl *Callee,
+                      const FunctionSummary &CalleeSummary,
+                      llvm::ArrayRef<AbstractValue> Args);
+  /// Summarising: a transfer off the host written in this function.
+  void noteTransfer(const CallExpr *Call, const AbstractValue &Moved);
   /// Summarising a method: E, if it is `this` or `*this`, may be moved.
   void noteObjectMayMove(const Expr *E);
 
@@ -192,6 +200,8 @@ private:
 
   DeviceFlowResult Result;
   llvm::DenseSet<const Expr *> ReportedSites;
+  /// The helper calls already in Result.HelperTransfers.
+  llvm::DenseSet<const CallExpr *> ReportedTransferCalls;
   /// Per example variable, the `.to(...)` one of its tensors was moved with.
   llvm::DenseMap<const ValueDecl *, std::string> SiblingMigrations;
   /// Per checkpoint file (the path as written), the modules this function

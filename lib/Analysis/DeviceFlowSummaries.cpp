@@ -238,6 +238,7 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   applyModuleInputRequirements(Call, Callee, *Summary, Args);
   applySameDeviceRequirements(Call, Callee, *Summary);
   applyHostSyncs(Call, Callee, *Summary, Args);
+  applyTransfers(Call, Callee, *Summary, Args);
   if (Mode == PassMode::Summarize)
     this->Summary.PassesOverData |= Summary->PassesOverData;
   for (const auto &[Changed, AtExit] : Summary->Effects) {
@@ -466,6 +467,46 @@ void DeviceFlowPass::applyHostSyncs(const CallExpr *Call,
     Result.HostSyncs.push_back(std::move(Found));
     return;
   }
+}
+
+void DeviceFlowPass::applyTransfers(const CallExpr *Call,
+                                    const FunctionDecl *Callee,
+                                    const FunctionSummary &CalleeSummary,
+                                    llvm::ArrayRef<AbstractValue> Args) {
+  if (CalleeSummary.Transfers.empty() ||
+      (Mode == PassMode::Summarize ? !FinalWalk : !Reporting))
+    return;
+  const TransferInFunction &Transfer = CalleeSummary.Transfers.front();
+  bool ExplainedByCallee = false;
+  AbstractValue Moved =
+      instantiate(Transfer.Moved, Callee, Call, Args, ExplainedByCallee);
+  // `toTensor(ids, torch::kCPU)`: the helper moves nothing for this caller.
+  if (Moved.Where.isDefinitelyHost())
+    return;
+  if (Mode == PassMode::Summarize) {
+    if (Summary.Transfers.empty())
+      Summary.Transfers.push_back(
+          {std::move(Moved), Transfer.Transfer, Transfer.What});
+    return;
+  }
+  if (!ReportedTransferCalls.insert(Call).second)
+    return;
+  Result.HelperTransfers.push_back(
+      {Call, Transfer.Transfer, Transfer.What, Moved.Where});
+}
+
+void DeviceFlowPass::noteTransfer(const CallExpr *Call,
+                                  const AbstractValue &Moved) {
+  if (Mode != PassMode::Summarize || !FinalWalk || !Summary.Transfers.empty() ||
+      Moved.Where.isDefinitelyHost())
+    return;
+  // The same transfers as the transfer-in-dataset check's own: a dtype
+  // conversion is none.
+  TransferTarget Target = transferTarget(Call);
+  if (Target != TransferTarget::OffHost && Target != TransferTarget::Unknown)
+    return;
+  Summary.Transfers.push_back(
+      {Moved, Call->getExprLoc(), calleeDisplayName(Call)});
 }
 
 void DeviceFlowPass::applyModuleInputRequirements(

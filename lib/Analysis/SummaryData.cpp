@@ -32,7 +32,7 @@ public:
       : Definition(Definition), Sources(Sources) {}
 
   json::Value summary(const FunctionSummary &S) {
-    json::Array Effects, ModuleInputs, SameDevice, HostSyncs;
+    json::Array Effects, ModuleInputs, SameDevice, HostSyncs, Transfers;
     for (const auto &[Changed, AtExit] : S.Effects)
       if (std::optional<unsigned> Index = parameterIndex(Changed))
         Effects.push_back(json::Object{{"p", *Index}, {"v", value(AtExit)}});
@@ -60,11 +60,15 @@ public:
                                        {"at", location(Sync.Copy)},
                                        {"what", Sync.What},
                                        {"t", Sync.Tensor}});
+    for (const TransferInFunction &Transfer : S.Transfers)
+      Transfers.push_back(json::Object{{"v", value(Transfer.Moved)},
+                                       {"at", location(Transfer.Transfer)},
+                                       {"what", Transfer.What}});
     return json::Object{
         {"r", value(S.Result)},        {"fx", std::move(Effects)},
         {"mv", S.MovesObject},         {"mi", std::move(ModuleInputs)},
         {"sd", std::move(SameDevice)}, {"hs", std::move(HostSyncs)},
-        {"pod", S.PassesOverData}};
+        {"tr", std::move(Transfers)},  {"pod", S.PassesOverData}};
   }
 
   json::Value location(SourceLocation Loc) {
@@ -175,6 +179,13 @@ public:
       Sync.What = string(E->get("what"));
       Sync.Tensor = string(E->get("t"));
       S.HostSyncs.push_back(std::move(Sync));
+    }
+    for (const json::Object *E : objects(O.get("tr"))) {
+      TransferInFunction Transfer;
+      Transfer.Moved = value(E->get("v"));
+      Transfer.Transfer = location(E->get("at"));
+      Transfer.What = string(E->get("what"));
+      S.Transfers.push_back(std::move(Transfer));
     }
     S.PassesOverData = boolean(O.get("pod"));
     return S;

@@ -1,6 +1,7 @@
 //===--- TransferInDatasetCheck.cpp - libtorch-transfer-in-dataset --------===//
 
 #include "Checks/TransferInDatasetCheck.h"
+#include "Analysis/AnalysisContext.h"
 #include "Model/TorchApi.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -35,6 +36,12 @@ void TransferInDatasetCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   std::string MethodName =
       Method->getParent()->getNameAsString() + "::" + Method->getNameAsString();
+  auto NoteMethod = [&] {
+    diag(Method->getLocation(),
+         "'%0' produces the examples the data loader batches",
+         DiagnosticIDs::Note)
+        << MethodName;
+  };
   forEachCall(Method->getBody(), [&](const CallExpr *Call) {
     TransferTarget Target = transferTarget(Call);
     if (Target != TransferTarget::OffHost && Target != TransferTarget::Unknown)
@@ -45,11 +52,38 @@ void TransferInDatasetCheck::check(const MatchFinder::MatchResult &Result) {
          "training loop")
         << calleeDisplayName(Call) << (Target == TransferTarget::OffHost)
         << MethodName;
-    diag(Method->getLocation(),
-         "'%0' produces the examples the data loader batches",
-         DiagnosticIDs::Note)
-        << MethodName;
+    NoteMethod();
   });
+  // A transfer in a helper it calls, however many helpers deep, in this
+  // file or (with the project's facts) in another: the analysis' summaries
+  // say which calls move data, and where to for these arguments. One
+  // transfer is one root cause, reported at the first call that makes it.
+  if (Method->isDependentContext()) // Its instantiations are analysed.
+    return;
+  llvm::ArrayRef<TransferInHelper> Transfers =
+      deviceFlowOf(Method, *Result.Context).HelperTransfers;
+  for (size_t I = 0; I < Transfers.size(); ++I) {
+    const TransferInHelper &Transfer = Transfers[I];
+    auto IsSameTransfer = [&](const TransferInHelper &Other) {
+      return Other.Transfer == Transfer.Transfer;
+    };
+    if (llvm::any_of(Transfers.take_front(I), IsSameTransfer))
+      continue;
+    std::string Helper = calleeDisplayName(Transfer.Call);
+    diag(Transfer.Call->getExprLoc(),
+         "'%0' moves data to %1 inside '%2', once per example; keep loading "
+         "on the host and move each batch in the training loop")
+        << Helper << Transfer.Target.describe() << MethodName;
+    diag(Transfer.Transfer, "'%0' moves it here, each time '%1' runs",
+         DiagnosticIDs::Note)
+        << Transfer.What << Helper;
+    for (const TransferInHelper &Again : Transfers.drop_front(I + 1))
+      if (IsSameTransfer(Again))
+        diag(Again.Call->getExprLoc(), "'%0' moves data here too",
+             DiagnosticIDs::Note)
+            << calleeDisplayName(Again.Call);
+    NoteMethod();
+  }
 }
 
 } // namespace torchtidy

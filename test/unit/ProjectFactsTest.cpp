@@ -107,6 +107,31 @@ TEST(ProjectFactsTest, HostResultKeepsItsHistory) {
             Text);
 }
 
+TEST(ProjectFactsTest, ATransferGoesWhereTheCallersDeviceSays) {
+  std::string Text = written(R"cpp(
+    torch::Tensor f(torch::Tensor x, torch::Device d) { return x.to(d); })cpp");
+  Parsed Caller = parse("torch::Tensor f(torch::Tensor x, torch::Device d);");
+  std::optional<FunctionSummary> Read =
+      readBack(Text, Caller.F, Caller.Unit->getASTContext());
+  ASSERT_TRUE(Read);
+  ASSERT_EQ(Read->Transfers.size(), 1u);
+  EXPECT_EQ(Read->Transfers[0].Moved.Where.DeviceVar,
+            Caller.F->getParamDecl(1));
+  EXPECT_TRUE(Read->Transfers[0].Transfer.isValid());
+  EXPECT_EQ(Read->Transfers[0].What, ".to()");
+  EXPECT_EQ(writeSummary(*Read, Caller.F,
+                         Caller.Unit->getASTContext().getSourceManager()),
+            Text);
+  // Copies back to the host move nothing off it.
+  std::string ToHost = written(R"cpp(
+    torch::Tensor f(torch::Tensor x, torch::Device d) {
+      return x.to(torch::Device(torch::kCPU));
+    })cpp");
+  Read = readBack(ToHost, Caller.F, Caller.Unit->getASTContext());
+  ASSERT_TRUE(Read);
+  EXPECT_TRUE(Read->Transfers.empty());
+}
+
 TEST(ProjectFactsTest, WhatDoesNotFitIsRefused) {
   std::string Text = written(R"cpp(
     torch::Tensor f(torch::Tensor x, torch::Device d) { return x.to(d); })cpp");

@@ -27,3 +27,25 @@ void train(torch::Device device) {
   for (auto &batch : *loader)
     auto data = batch.data.to(device);
 }
+
+// Helpers that move only where their caller says, called to stay on the
+// host; helpers that convert a dtype or copy back to the host; a helper
+// defined in another file, which this file cannot see.
+static torch::Tensor toDevice(torch::Tensor t, torch::Device device) {
+  return t.to(device);
+}
+static torch::Tensor asFloat(torch::Tensor t) { return t.to(torch::kFloat); }
+static torch::Tensor toHost(torch::Tensor t) { return t.cpu(); }
+torch::Tensor loadElsewhere(int64_t index, torch::Device device);
+
+class Frames : public torch::data::datasets::Dataset<Frames> {
+public:
+  torch::data::Example<> get(size_t index) override {
+    torch::Device host(torch::kCPU);
+    auto frame = toDevice(torch::rand({3}), host);
+    auto label = toDevice(torch::tensor(1), torch::kCPU);
+    auto other = loadElsewhere(index, torch::kCUDA);
+    return {asFloat(frame) + toHost(other), label};
+  }
+  torch::optional<size_t> size() const override { return 10; }
+};
