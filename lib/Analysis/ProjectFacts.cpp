@@ -250,6 +250,15 @@ void collectDefinitions(const Decl *D,
 }
 
 /// The name of the unit being analysed (its main file's real path).
+/// Records the fact a unit read. Should the unit read a name again (its
+/// results were forgotten and computed again) and find another fact there,
+/// the first one stays: what the unit concluded may rest on either, and a
+/// record that differs from the project's has the unit linted again.
+void recordUsed(ThreadState &State, llvm::StringRef Name,
+                const std::optional<std::string> &Text) {
+  State.Used.try_emplace(Name.str(), factDigest(Text));
+}
+
 llvm::StringRef currentUnit(ThreadState &State, ASTContext &Ctx) {
   if (State.UnitOf != &Ctx) {
     const SourceManager &Sources = Ctx.getSourceManager();
@@ -303,7 +312,7 @@ const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration,
     return nullptr;
   std::optional<std::string> Text =
       State.Facts->summaryOf(*Name, currentUnit(State, Ctx));
-  State.Used[*Name] = factDigest(Text);
+  recordUsed(State, *Name, Text);
   if (!Text)
     return nullptr;
   if (std::optional<FunctionSummary> Summary = readSummary(
@@ -330,7 +339,7 @@ moduleParametersOf(const CXXRecordDecl *ModuleClass, ASTContext &Ctx) {
     return std::nullopt;
   std::optional<std::string> Text =
       State.Facts->summaryOf(*Name, currentUnit(State, Ctx));
-  State.Used[*Name] = factDigest(Text);
+  recordUsed(State, *Name, Text);
   if (Text)
     Slot = readModuleParameters(*Text, Ctx.getSourceManager(),
                                 State.OpenedForNotes);

@@ -1,7 +1,6 @@
 //===--- LibTorchCheck.cpp - Base of every libtorch check -----------------===//
 
 #include "Checks/LibTorchCheck.h"
-#include "Analysis/AnalysisContext.h"
 #include "Analysis/ProjectFacts.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -22,9 +21,6 @@ void LibTorchCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
 }
 
 void LibTorchCheck::onStartOfTranslationUnit() {
-  // The analysis' results are keyed by the previous unit's AST, which is
-  // gone: whichever checks ran there, none of them may be found again.
-  forgetDeviceFlowResults();
   if (ProjectFactsIndex.empty())
     return;
   std::string Error;

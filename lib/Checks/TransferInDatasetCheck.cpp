@@ -86,4 +86,8 @@ void TransferInDatasetCheck::check(const MatchFinder::MatchResult &Result) {
   }
 }
 
+void TransferInDatasetCheck::onEndOfTranslationUnit() {
+  forgetDeviceFlowResults();
+}
+
 } // namespace torchtidy

@@ -22,6 +22,9 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  /// Forgets the analysis' results, as the device-flow checks do: the next
+  /// unit's AST is another.
+  void onEndOfTranslationUnit() override;
 };
 
 } // namespace torchtidy

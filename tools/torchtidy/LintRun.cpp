@@ -16,6 +16,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -416,16 +417,16 @@ static void settleProjectFacts(
       auto Next = Queue.end();
       {
         std::lock_guard<std::mutex> Guard(ResultsLock);
-        for (auto It = Queue.begin(); It != Queue.end() && Next == Queue.end();
-             ++It) {
-          std::vector<size_t> Providers = ReadFrom(*It);
-          bool Waits = llvm::any_of(Providers, [&](size_t Provider) {
-            return Running[Provider] ||
-                   llvm::is_contained(llvm::make_range(Queue.begin(), It),
-                                      Provider);
+        llvm::DenseSet<size_t> QueuedBefore;
+        for (auto It = Queue.begin(); It != Queue.end(); ++It) {
+          bool Waits = llvm::any_of(ReadFrom(*It), [&](size_t Provider) {
+            return Running[Provider] || QueuedBefore.contains(Provider);
           });
-          if (!Waits)
+          if (!Waits) {
             Next = It;
+            break;
+          }
+          QueuedBefore.insert(*It);
         }
       }
       if (Next == Queue.end()) {
