@@ -11,7 +11,8 @@ Each ratio is measured in this run (these machines are noisy; no timed test).
              none of its facts (only that file is linted) and one that moves
              its functions (its users are linted again).
   --scale    generated projects of N small files without LibTorch (each
-             defines a function that calls the previous file's): the
+             defines a function that calls the previous file's, then the
+             next file's: a chain that path order lints backwards): the
              facts' own cost, with and without them, and time and peak
              memory per file as N grows (linear: per-file figures flat).
 
@@ -95,35 +96,49 @@ def project(args, torchtidy, scratch):
 
 
 def scale(args, torchtidy, scratch):
-    print(f"scale: generated projects, one function a file calling the "
-          f"previous file's (-j {args.j})")
-    print(f"{'files':>6} {'facts':>9} {'no facts':>9} {'ratio':>6} "
-          f"{'ms/file':>8} {'peak MiB':>9}  linted")
-    for size in [int(n) for n in args.sizes.split(",")]:
-        src = os.path.join(scratch, f"gen{size}")
-        os.makedirs(src)
-        # Each file the same size whatever N: it declares what it calls.
-        with open(os.path.join(src, "api.h"), "w") as f:
-            f.write("#pragma once\nstruct Tensor { float *data; int n; };\n")
-        sources = []
-        for i in range(size):
-            path = os.path.join(src, f"unit{i:05d}.cpp")
-            callee = (f"Tensor step{i - 1}(const Tensor &t, int k);\n"
-                      if i else "")
-            call = f"step{i - 1}(t, k - 1)" if i else "t"
-            with open(path, "w") as f:
-                f.write(f'#include "api.h"\n{callee}Tensor step{i}('
-                        f'const Tensor &t, int k) {{\n  if (k <= 0) return '
-                        f't;\n  Tensor r = {call};\n  r.n += {i};\n  '
-                        f'return r;\n}}\n')
-            sources.append(path)
-        write_database(src, sources, ["-std=c++17"])
-        facts, memory, stats, _ = run(torchtidy, src, args.j, "--no-cache")
-        plain, _, _, _ = run(torchtidy, src, args.j, "--no-cache",
-                             "--no-project-facts")
-        print(f"{size:6} {facts:8.1f}s {plain:8.1f}s {facts / plain:5.2f}x "
-              f"{1000 * facts / size:8.1f} {memory:9.0f}  "
-              f"{stats[len('torchtidy: project: '):]}")
+    # Files are first linted in path order. Calling the previous file's
+    # function, most files find its fact already there; calling the next
+    # file's, none does, and every file but the last is linted again once
+    # the one it calls has settled: the worst case of a chain.
+    for order, step in (("previous", -1), ("next", +1)):
+        print(f"scale: generated projects, one function a file calling the "
+              f"{order} file's (-j {args.j})")
+        print(f"{'files':>6} {'facts':>9} {'no facts':>9} {'ratio':>6} "
+              f"{'ms/file':>8} {'peak MiB':>9}  linted")
+        for size in [int(n) for n in args.sizes.split(",")]:
+            src = os.path.join(scratch, f"gen-{order}-{size}")
+            write_chain(src, size, step)
+            facts, memory, stats, _ = run(torchtidy, src, args.j,
+                                          "--no-cache")
+            plain, _, _, _ = run(torchtidy, src, args.j, "--no-cache",
+                                 "--no-project-facts")
+            print(f"{size:6} {facts:8.1f}s {plain:8.1f}s "
+                  f"{facts / plain:5.2f}x {1000 * facts / size:8.1f} "
+                  f"{memory:9.0f}  {stats[len('torchtidy: project: '):]}")
+
+
+def write_chain(src, size, step):
+    """size files in src and their database; file i's function calls file
+    i+step's (none past either end)."""
+    os.makedirs(src)
+    # Each file the same size whatever N: it declares what it calls.
+    with open(os.path.join(src, "api.h"), "w") as f:
+        f.write("#pragma once\nstruct Tensor { float *data; int n; };\n")
+    sources = []
+    for i in range(size):
+        path = os.path.join(src, f"unit{i:05d}.cpp")
+        callee = i + step
+        has_callee = 0 <= callee < size
+        declaration = (f"Tensor step{callee}(const Tensor &t, int k);\n"
+                       if has_callee else "")
+        call = f"step{callee}(t, k - 1)" if has_callee else "t"
+        with open(path, "w") as f:
+            f.write(f'#include "api.h"\n{declaration}Tensor step{i}('
+                    f'const Tensor &t, int k) {{\n  if (k <= 0) return '
+                    f't;\n  Tensor r = {call};\n  r.n += {i};\n  '
+                    f'return r;\n}}\n')
+        sources.append(path)
+    write_database(src, sources, ["-std=c++17"])
 
 
 def main():
