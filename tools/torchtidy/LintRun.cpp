@@ -343,13 +343,12 @@ static void runWorkers(unsigned Jobs, size_t Tasks,
 /// again. The findings are those of each unit's last lint, against the
 /// facts as they settled, whatever the order and -j. Facts that never
 /// settle (a cycle of files whose summaries keep changing) stop at
-/// MaxLints lints of a unit; those units are Stats->Unsettled.
+/// MaxLintsPerFile lints of a unit; those units are Stats->Unsettled.
 static void settleProjectFacts(
     const LintRequest &Request, const std::vector<std::string> &Files,
     const std::vector<std::string> &UnitNames,
     const std::vector<FileResult> &Results, std::mutex &ResultsLock,
     llvm::function_ref<void(LintSession &, size_t)> LintAgain) {
-  constexpr unsigned MaxLints = 4;
   const ProjectFacts &Project = *Request.Project;
   llvm::StringMap<size_t> UnitIndex;
   for (size_t I = 0; I < UnitNames.size(); ++I)
@@ -373,7 +372,7 @@ static void settleProjectFacts(
     return Providers;
   };
   auto IsStale = [&](size_t I) {
-    return !Queued[I] && !Running[I] && Lints[I] < MaxLints &&
+    return !Queued[I] && !Running[I] && Lints[I] < MaxLintsPerFile &&
            Project.changedSince(Results[I].Facts);
   };
   auto Enqueue = [&](size_t I) {

@@ -37,12 +37,17 @@ class SharedPrefixPch;
 /// One finding or compiler error, as clang-tidy reports it.
 using Finding = clang::tidy::ClangTidyError;
 
+/// How many times a project run lints one file at most while the project's
+/// facts settle.
+constexpr unsigned MaxLintsPerFile = 4;
+
 /// What a run did, for --cache-stats and benchmarks.
 struct LintRunStats {
   unsigned Linted = 0;      ///< Files linted (not taken from the cache).
   unsigned LintedAgain = 0; ///< Of those, lints repeated for changed facts.
-  /// Files whose facts from other files had still not settled when the
-  /// rounds stopped (a cycle of files whose summaries keep changing).
+  /// Files whose facts from other files had still not settled when they
+  /// had been linted as often as a run lints a file (a cycle of files
+  /// whose summaries keep changing).
   std::vector<std::string> Unsettled;
 };
 

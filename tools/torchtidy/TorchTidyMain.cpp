@@ -496,8 +496,10 @@ int main(int Argc, const char **Argv) {
   if (!Stats.Unsettled.empty()) {
     llvm::errs() << "torchtidy: warning: the facts of "
                  << Stats.Unsettled.size()
-                 << " file(s) had not settled after the last round of "
-                    "lints; findings that would rest on them are missing:";
+                 << " file(s) had not settled when they had been linted "
+                 << torchtidy::MaxLintsPerFile
+                 << " times; findings that would rest on them may be "
+                    "missing:";
     for (const std::string &File : Stats.Unsettled)
       llvm::errs() << " " << File;
     llvm::errs() << "\n";
