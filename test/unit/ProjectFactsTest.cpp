@@ -77,7 +77,7 @@ std::optional<FunctionSummary> readBack(const std::string &Text,
   return readSummary(Text, Declaration, Ctx.getSourceManager(), Opened);
 }
 
-TEST(ProjectFactsTest, ResultFollowsAParameterOfTheReadingDeclaration) {
+TEST(ProjectFactsTest, ResultAndTransferFollowAParameterOfTheReader) {
   std::string Text = written(R"cpp(
     torch::Tensor f(torch::Tensor x, torch::Device d) { return x.to(d); })cpp");
   // Another unit, which only declares f.
@@ -88,6 +88,16 @@ TEST(ProjectFactsTest, ResultFollowsAParameterOfTheReadingDeclaration) {
   EXPECT_TRUE(Read->Result.Where.isKnown());
   EXPECT_TRUE(Read->Result.Where.Devices.isAny());
   EXPECT_EQ(Read->Result.Where.DeviceVar, Caller.F->getParamDecl(1));
+  // The transfer goes wherever the caller's device says, and is written
+  // again as it was read.
+  ASSERT_EQ(Read->Transfers.size(), 1u);
+  EXPECT_EQ(Read->Transfers[0].Moved.Where.DeviceVar,
+            Caller.F->getParamDecl(1));
+  EXPECT_TRUE(Read->Transfers[0].Transfer.isValid());
+  EXPECT_EQ(Read->Transfers[0].What, ".to()");
+  EXPECT_EQ(writeSummary(*Read, Caller.F,
+                         Caller.Unit->getASTContext().getSourceManager()),
+            Text);
 }
 
 TEST(ProjectFactsTest, HostResultKeepsItsHistory) {
@@ -107,27 +117,14 @@ TEST(ProjectFactsTest, HostResultKeepsItsHistory) {
             Text);
 }
 
-TEST(ProjectFactsTest, ATransferGoesWhereTheCallersDeviceSays) {
-  std::string Text = written(R"cpp(
-    torch::Tensor f(torch::Tensor x, torch::Device d) { return x.to(d); })cpp");
-  Parsed Caller = parse("torch::Tensor f(torch::Tensor x, torch::Device d);");
-  std::optional<FunctionSummary> Read =
-      readBack(Text, Caller.F, Caller.Unit->getASTContext());
-  ASSERT_TRUE(Read);
-  ASSERT_EQ(Read->Transfers.size(), 1u);
-  EXPECT_EQ(Read->Transfers[0].Moved.Where.DeviceVar,
-            Caller.F->getParamDecl(1));
-  EXPECT_TRUE(Read->Transfers[0].Transfer.isValid());
-  EXPECT_EQ(Read->Transfers[0].What, ".to()");
-  EXPECT_EQ(writeSummary(*Read, Caller.F,
-                         Caller.Unit->getASTContext().getSourceManager()),
-            Text);
-  // Copies back to the host move nothing off it.
+TEST(ProjectFactsTest, ACopyBackToTheHostIsNoTransfer) {
   std::string ToHost = written(R"cpp(
     torch::Tensor f(torch::Tensor x, torch::Device d) {
       return x.to(torch::Device(torch::kCPU));
     })cpp");
-  Read = readBack(ToHost, Caller.F, Caller.Unit->getASTContext());
+  Parsed Caller = parse("torch::Tensor f(torch::Tensor x, torch::Device d);");
+  std::optional<FunctionSummary> Read =
+      readBack(ToHost, Caller.F, Caller.Unit->getASTContext());
   ASSERT_TRUE(Read);
   EXPECT_TRUE(Read->Transfers.empty());
 }
