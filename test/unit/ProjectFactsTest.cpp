@@ -17,7 +17,9 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -49,10 +51,29 @@ Parsed parse(const std::string &Code,
   return P;
 }
 
+/// Where the defining unit's file is written: a name of this process's
+/// own, because ctest runs each test of this file as a process of its own,
+/// in parallel, and a reader whose definer was rewritten under it by another
+/// test finds its notes nowhere. Removed when the process exits.
+const std::string &definerPath() {
+  static std::string Path = [] {
+    llvm::SmallString<128> Unique;
+    int FD = -1;
+    std::error_code EC = llvm::sys::fs::createUniqueFile(
+        ::testing::TempDir() + "project_facts_definer-%%%%%%%%.cc", FD, Unique);
+    EXPECT_FALSE(EC) << EC.message();
+    if (!EC)
+      llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+    return std::string(Unique);
+  }();
+  static llvm::FileRemover Remover(Path);
+  return Path;
+}
+
 /// The summary of `f` in Code as data, as the unit defining it writes it.
 /// The unit's file is on disk, where another unit reading a note finds it.
 std::string written(const std::string &Code) {
-  std::string Path = ::testing::TempDir() + "project_facts_definer.cc";
+  const std::string &Path = definerPath();
   {
     std::error_code EC;
     llvm::raw_fd_ostream Out(Path, EC);
