@@ -21,6 +21,8 @@
 
 #include "Mutation.h"
 
+#include "Frontend/PrecompiledVTables.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -75,6 +77,12 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
     return std::make_unique<Consumer>(Result);
+  }
+  // Sites are in the program's own code: the precompiled header's vtables,
+  // most of a parse against it, need not be defined (as in the lint).
+  void ExecuteAction() override {
+    torchtidy::leavePrecompiledSystemVTablesUndefined(*this);
+    ASTFrontendAction::ExecuteAction();
   }
 
 private:

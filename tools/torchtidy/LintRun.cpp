@@ -4,6 +4,7 @@
 #include "ResultCache.h"
 #include "SharedPrefixPch.h"
 
+#include "Frontend/PrecompiledVTables.h"
 #include "Frontend/UserCodeScope.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -148,6 +149,12 @@ public:
     }
     return std::make_unique<UserCodeScopeConsumer>(Compiler.getSourceManager(),
                                                    std::move(Inner));
+  }
+
+  // The lint emits no code: see Frontend/PrecompiledVTables.h.
+  void ExecuteAction() override {
+    leavePrecompiledSystemVTablesUndefined(*this);
+    ASTFrontendAction::ExecuteAction();
   }
 
   void EndSourceFileAction() override {

@@ -1,0 +1,3 @@
+#include <holder.h>
+
+int main() { return holderInHeader(); }
