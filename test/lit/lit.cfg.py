@@ -62,6 +62,31 @@ if config.sanitizer_runtime:
     # 'REQUIRES: !sanitizer': a test that adds no code path to what the
     # sanitizer build already runs (docs/robustness.md says which and why).
     config.available_features.add("sanitizer")
+# %check_lint: how the suites of the checks, the analysis and robustness
+# lint a file. Through clang-tidy with the module where checks_through says
+# so: the default configuration (LLVM 22, LibTorch 1.13, release build), and
+# every configuration in the 'full' scope. Elsewhere (the second LLVM
+# version, LibTorch 2.x, the sanitizer build) through the torchtidy command:
+# the same checks on the same AST, and against the precompiled header a
+# fraction of clang-tidy's parse (docs/robustness.md, "What CI samples").
+# Its exit status is mapped to clang-tidy's: findings 1 -> 0, a file that
+# does not parse 2 -> 1. Fix-it tests run clang-tidy everywhere.
+if config.checks_through == "torchtidy":
+    check_lint = os.path.join(config.binary_dir, "check-lint")
+    with open(check_lint, "w") as script:
+        script.write(
+            "#!/bin/sh\n"
+            '"%s" --no-cache "$@"\n'
+            "status=$?\n"
+            "case $status in 1) exit 0 ;; 2) exit 1 ;; esac\n"
+            "exit $status\n" % config.torchtidy)
+    os.chmod(check_lint, 0o755)
+elif config.checks_through == "clang-tidy":
+    check_lint = clang_tidy + " --quiet --load=" + config.plugin
+else:
+    lit_config.fatal("checks_through is '%s', expected clang-tidy or torchtidy"
+                     % config.checks_through)
+config.substitutions.append(("%check_lint", check_lint))
 # Longer names first: lit substitutes in order.
 config.substitutions.append(("%clang_tidy_bin", clang_tidy))
 config.substitutions.append(

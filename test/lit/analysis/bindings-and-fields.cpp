@@ -1,6 +1,6 @@
 // Structured bindings, aggregates whose fields hold tensors, and classes
 // whose members hold the model and the device.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

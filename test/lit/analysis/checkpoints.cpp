@@ -2,7 +2,7 @@
 // from, or onto the device it is given. A module loaded from a file this
 // function saved is where the saved one was; one loaded from a file saved
 // elsewhere is taken to stay where it is.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // A helper that combines two of its tensor parameters in one op passes that
 // requirement to its callers (through helpers of helpers): arguments on two
 // devices are a finding at the call, with a note at the op inside.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags | FileCheck %s --implicit-check-not='warning:'
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 
 torch::Tensor loss_of(const torch::Tensor &pred, const torch::Tensor &labels) {

@@ -3,7 +3,7 @@
 // their methods, the fields that `to` moves are wherever the object was
 // moved, and a tensor created there on the host is a device mix. Shaped like
 // the rollout storage of a public PPO implementation.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

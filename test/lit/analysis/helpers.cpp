@@ -2,7 +2,7 @@
 // callee: where its result is in terms of its arguments, which reference
 // parameters it moves, and whether it moves a module passed in (modules are
 // shared handles, so the caller's model moves too).
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // Lambda bodies are analysed as functions of their own, and calls to them
 // through their summaries; NOLINT silences a finding on its line, and
 // NOLINTNEXTLINE on the next line, and nothing else.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

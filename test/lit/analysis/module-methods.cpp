@@ -3,7 +3,7 @@
 // device", wherever the caller moved it; a tensor built there on the host is
 // a device mix. A method's result is on the device of the module it is
 // called on.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -2,7 +2,7 @@
 // its first device-checked use; later uses of it, or of values computed from
 // it, are notes of that finding, not findings of their own.
 // (Columns of operator and module calls differ between LLVM 19 and 22.)
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags | FileCheck %s --implicit-check-not='warning:'
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 
 void modelLeftBehind(torch::Device device) {

@@ -1,7 +1,7 @@
 // Templates are analysed per instantiation and reported once per source
 // location; an uninstantiated template is not analysed (its types are
 // dependent, so nothing about it is known yet).
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

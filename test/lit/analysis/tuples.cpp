@@ -2,7 +2,7 @@
 // several, helpers return (inputs, labels). The analysis follows each
 // element through std::tie, structured bindings, std::get, .first/.second,
 // std::make_pair and braced returns, and through helper summaries.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -5,7 +5,7 @@
 // MESSAGE: warning: 'total' keeps 'loss', {{.*}} add its value with 'loss.item<double>()'
 // MESSAGE: warning: 'history' keeps 'loss * 2', {{.*}} keep a detached copy with '(loss * 2).detach()'
 
-// RUN: %clang_tidy %t.cpp --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %t.cpp --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --allow-empty --check-prefix=CLEAN --implicit-check-not='warning:'
 // CLEAN-NOT: warning:
 #include <torch/torch.h>

@@ -1,4 +1,4 @@
-// RUN: %clang_tidy %s --checks='-*,libtorch-hardcoded-device' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-hardcoded-device' -- %torch_flags \
 // RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
 // CHECK-NOT: warning:
 #include <torch/torch.h>

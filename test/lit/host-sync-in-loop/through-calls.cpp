@@ -2,7 +2,7 @@
 // iteration is a sync per iteration, reported at the call in the loop with a
 // note at the copy. Shaped like the logging helpers and agents of public RL
 // and tutorial code.
-// RUN: %clang_tidy %s --checks='-*,libtorch-host-sync-in-loop' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-host-sync-in-loop' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 #include <iostream>

@@ -3,11 +3,11 @@
 // check libtorch-unchecked-cuda asks for, each for its own accelerator, and
 // libtorch-hardcoded-device names the question of the device it sees.
 // REQUIRES: libtorch2
-// RUN: %clang_tidy %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
 // RUN:   | FileCheck %s --check-prefix=CHECKED --allow-empty --implicit-check-not='warning:'
-// RUN: %clang_tidy %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags -DNO_XPU_CHECK \
+// RUN: %check_lint %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags -DNO_XPU_CHECK \
 // RUN:   | FileCheck %s --check-prefix=UNCHECKED --implicit-check-not='warning:'
-// RUN: %clang_tidy %s --checks='-*,libtorch-hardcoded-device' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-hardcoded-device' -- %torch_flags \
 // RUN:   | FileCheck %s --check-prefix=HARDCODED --implicit-check-not='warning:'
 // CHECKED-NOT: warning:
 #include <torch/torch.h>

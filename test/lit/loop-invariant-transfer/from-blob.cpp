@@ -2,7 +2,7 @@
 // (`torch::from_blob(buf.data(), ...)`) is that buffer: copying it to the
 // device in every iteration is loop-invariant while the buffer does not
 // change in the loop. A buffer the loop refills is not.
-// RUN: %clang_tidy %s --checks='-*,libtorch-loop-invariant-transfer' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-loop-invariant-transfer' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 #include <array>

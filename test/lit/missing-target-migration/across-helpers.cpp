@@ -1,4 +1,4 @@
-// RUN: %clang_tidy %s --checks='-*,libtorch-missing-target-migration' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-missing-target-migration' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // Missing migrations whose two sides meet in another function, in a lambda,
 // or only after the left-behind tensor went through a model. Each is

@@ -2,7 +2,7 @@
 // RUN: %clang_tidy %t.cpp --fix --checks='-*,libtorch-missing-target-migration' -- %torch_flags > %t.out
 // RUN: grep -v 'FIXED:' %t.cpp | FileCheck %s --check-prefix=FIXED
 // The fixed file compiles and is clean.
-// RUN: %clang_tidy %t.cpp --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %t.cpp --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --allow-empty --check-prefix=CLEAN --implicit-check-not='warning:'
 // CLEAN-NOT: warning:
 #include <torch/torch.h>

@@ -1,9 +1,9 @@
 // One site, one finding: a missing migration that explains a device mix is
 // reported by libtorch-missing-target-migration alone...
-// RUN: %clang_tidy %s --checks='-*,libtorch-missing-target-migration,libtorch-mixed-device-operands' \
+// RUN: %check_lint %s --checks='-*,libtorch-missing-target-migration,libtorch-mixed-device-operands' \
 // RUN:   -- %torch_flags | FileCheck %s --check-prefix=BOTH --implicit-check-not='warning:'
 // ...and by libtorch-mixed-device-operands when the migration check is off.
-// RUN: %clang_tidy %s --checks='-*,libtorch-mixed-device-operands' \
+// RUN: %check_lint %s --checks='-*,libtorch-mixed-device-operands' \
 // RUN:   -- %torch_flags | FileCheck %s --check-prefix=MIXED --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // Accelerators beyond CUDA are devices like CUDA: a tensor on MPS or XPU
 // mixed with one on the CPU, or with one on another accelerator, is a device
 // mix; two tensors on MPS are not.
-// RUN: %clang_tidy %s --checks='-*,libtorch-mixed-device-operands' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-mixed-device-operands' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

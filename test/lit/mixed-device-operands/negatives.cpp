@@ -1,4 +1,4 @@
-// RUN: %clang_tidy %s --checks='-*,libtorch-mixed-device-operands' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-mixed-device-operands' -- %torch_flags \
 // RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-// RUN: %clang_tidy %s --checks='-*,libtorch-non-blocking-without-pinned-memory' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-non-blocking-without-pinned-memory' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // Tensor code written through macros: findings are reported where the macro
 // is used, operands are spelled as written in the macro or its arguments,
 // and no fix-it edits a macro's expansion.
-// RUN: %clang_tidy %s --checks='%bug_checks' -- %torch_flags > %t.out
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags > %t.out
 // RUN: FileCheck %s --implicit-check-not='warning:' --input-file=%t.out
 // RUN: cp %s %t.cpp
 // RUN: %clang_tidy %t.cpp --checks='%bug_checks' --fix -- %torch_flags > %t.fix

@@ -1,7 +1,7 @@
 // A project's own Tensor, Device and Module classes, with the same method
 // names as LibTorch's, in its own namespaces: not LibTorch, never reported,
 // at any level.
-// RUN: %clang_tidy %s --checks='-*,libtorch-*' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-*' -- %torch_flags \
 // RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // MPS checked with at::hasMPS(), as LibTorch 1.x spells it (LibTorch 2.x's
 // torch::mps::is_available() and torch::xpu::is_available(): see
 // libtorch2/accelerators.cpp): nothing to report.
-// RUN: %clang_tidy %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
 // RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
 // CHECK-NOT: warning:
 #include <torch/torch.h>

@@ -2,7 +2,7 @@
 // file places data on needs its own availability check; asking about CUDA
 // says nothing about MPS. One finding per accelerator, at its first
 // placement, in source order.
-// RUN: %clang_tidy %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 

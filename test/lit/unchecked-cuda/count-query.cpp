@@ -1,8 +1,8 @@
 // A file that only ever uses the CPU, and one that asks device_count():
 // neither is reported.
-// RUN: %clang_tidy %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags \
 // RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
-// RUN: %clang_tidy %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags -DCPU_ONLY \
+// RUN: %check_lint %s --checks='-*,libtorch-unchecked-cuda' -- %torch_flags -DCPU_ONLY \
 // RUN:   | FileCheck %s --allow-empty --implicit-check-not='warning:'
 // CHECK-NOT: warning:
 #include <torch/torch.h>

@@ -9,7 +9,7 @@
 // MESSAGE-NOT: warning:
 
 // The fixed file is clean but for the member that had no fix-it.
-// RUN: %clang_tidy %t.cpp --checks='%bug_checks' -- %torch_flags \
+// RUN: %check_lint %t.cpp --checks='%bug_checks' -- %torch_flags \
 // RUN:   | FileCheck %s --check-prefix=CLEAN --implicit-check-not='warning:'
 // CLEAN: warning: submodule 'fc' is never passed to 'register_module'
 #include <torch/torch.h>

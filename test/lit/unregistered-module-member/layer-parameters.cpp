@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --input-file=%t.out --implicit-check-not='warning:'
 // RUN: grep -v 'FIXED:' %t.cpp | FileCheck %s --check-prefix=FIXED
 // The fixed file is clean.
-// RUN: %clang_tidy %t.cpp --checks='-*,libtorch-unregistered-module-member' -- %torch_flags \
+// RUN: %check_lint %t.cpp --checks='-*,libtorch-unregistered-module-member' -- %torch_flags \
 // RUN:   | FileCheck %s --check-prefix=CLEAN --allow-empty
 // CLEAN-NOT: warning:
 #include <torch/torch.h>
