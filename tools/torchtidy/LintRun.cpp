@@ -562,7 +562,7 @@ std::vector<Finding> lintInParallel(
   auto LintOne = [&](LintSession &Session, size_t I) {
     auto LintStart = std::chrono::system_clock::now();
     const SharedPrefixPch::Prefix *Prefix =
-        Request.Sharing ? Request.Sharing->readyPrefixFor(Files[I]) : nullptr;
+        Request.Sharing ? Request.Sharing->prefixFor(Files[I]) : nullptr;
     const ProjectFacts *Facts = Project;
     FileResult Result;
     if (Prefix) {
@@ -605,8 +605,8 @@ std::vector<Finding> lintInParallel(
     auto Worker = [&] {
       LintSession Session(Request); // clang-tidy contexts are not shareable.
       for (size_t T = Next++; T < Tasks; T = Next++) {
-        // The prefixes to prepare, then the units. A unit whose prefix is
-        // not ready yet is parsed whole rather than wait for it.
+        // The prefixes to prepare, then the units: every prefix is taken
+        // before any unit, which may wait for its prefix.
         if (T < PrefixGroups.size())
           Request.Sharing->prepare(PrefixGroups[T]);
         else

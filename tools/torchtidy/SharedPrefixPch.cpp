@@ -26,6 +26,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -254,6 +255,8 @@ struct SharedPrefixPch::Group {
   std::vector<std::string> Flags;
   std::vector<std::string> Files;
   bool MayBuild = false;
+  bool Planned = false;  // plan() chose it: its units wait for prepare()
+  bool Prepared = false; // prepare() ended; guarded by PreparedLock
   std::atomic<bool> Ready{false};
   Prefix Current; // written before Ready is set, read after
 };
@@ -303,7 +306,8 @@ std::vector<size_t> SharedPrefixPch::plan(unsigned Jobs) {
   for (size_t I = 0; I < Groups.size(); ++I) {
     Group &G = *Groups[I];
     G.MayBuild = G.Files.size() >= 2 && G.Files.size() > Jobs;
-    if (G.MayBuild || llvm::sys::fs::exists(pathOf(G, ".inputs")))
+    G.Planned = G.MayBuild || llvm::sys::fs::exists(pathOf(G, ".inputs"));
+    if (G.Planned)
       ToPrepare.push_back(I);
   }
   return ToPrepare;
@@ -323,6 +327,13 @@ static void touch(const std::string &Path) {
 
 void SharedPrefixPch::prepare(size_t Index) {
   Group &G = *Groups[Index];
+  auto WakeWaitingUnits = llvm::make_scope_exit([&] {
+    {
+      std::lock_guard<std::mutex> Lock(PreparedLock);
+      G.Prepared = true;
+    }
+    PreparedChanged.notify_all();
+  });
   std::optional<Outcome> Last = lastOutcome(G);
   if (Last == Outcome::Pch) {
     G.Current.PchPath = pathOf(G, ".pch");
@@ -370,11 +381,17 @@ void SharedPrefixPch::pruneLeastRecentlyUsed() {
 }
 
 const SharedPrefixPch::Prefix *
-SharedPrefixPch::readyPrefixFor(llvm::StringRef File) const {
+SharedPrefixPch::prefixFor(llvm::StringRef File) {
   auto It = GroupOfFile.find(File);
   if (It == GroupOfFile.end())
     return nullptr;
-  const Group &G = *Groups[It->second];
+  Group &G = *Groups[It->second];
+  if (!G.Planned)
+    return nullptr;
+  {
+    std::unique_lock<std::mutex> Lock(PreparedLock);
+    PreparedChanged.wait(Lock, [&] { return G.Prepared; });
+  }
   return G.Ready.load(std::memory_order_acquire) ? &G.Current : nullptr;
 }
 

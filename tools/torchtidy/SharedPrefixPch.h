@@ -26,8 +26,10 @@
 #include "llvm/Support/Chrono.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,12 +65,12 @@ public:
   void add(llvm::StringRef File, const clang::tooling::CompileCommand &Command);
 
   /// The groups whose PCH is worth preparing for this run: the last one
-  /// built is still current, or more units share it than there are workers
-  /// (while one worker builds it, the others lint units without it).
+  /// built is still current, or more units share it than there are workers.
   std::vector<size_t> plan(unsigned Jobs);
 
   /// Makes the group's PCH ready: reuses a current one, else builds it if
-  /// plan() allowed. Thread-safe for distinct groups.
+  /// plan() allowed. Thread-safe for distinct groups; wakes the units
+  /// waiting for it.
   void prepare(size_t Group);
 
   /// The PCH a unit is parsed against, and the files it was built from (the
@@ -77,8 +79,13 @@ public:
     std::string PchPath;
     std::vector<std::string> Inputs;
   };
-  /// File's group's PCH, once it is ready; null before, or when none.
-  const Prefix *readyPrefixFor(llvm::StringRef File) const;
+  /// File's group's PCH; null when there is none. A unit of a group that
+  /// plan() chose waits until the group is prepared: against the PCH a unit
+  /// costs a small share of a parse of its own (docs/README.md), and the
+  /// wait is at most one build. Call after every chosen group's prepare()
+  /// has been started, as the runs do (groups first), or it may wait for
+  /// ever.
+  const Prefix *prefixFor(llvm::StringRef File);
 
   /// What the run did, for --cache-stats.
   unsigned built() const { return Built; }
@@ -106,6 +113,8 @@ private:
   std::map<std::string, size_t> GroupOfKey;
   std::map<std::string, size_t, std::less<>> GroupOfFile;
   std::atomic<unsigned> Built{0}, Reused{0}, UnitsAgainstPch{0};
+  std::mutex PreparedLock;
+  std::condition_variable PreparedChanged;
   unsigned NotShareable = 0;
 };
 
