@@ -40,17 +40,26 @@ if not bug_checks:
 # clang are not: they run with the sanitizer runtime preloaded (and without
 # leak checking, which would report their own deliberate leaks).
 # Each is a one-path wrapper script, so tests may pass it on as one argument.
+# Writes an executable script. ctest runs suites in parallel and each lit
+# loads this file: a script is replaced whole (a rename), never truncated
+# while another suite's test runs it.
+def write_script(path, text):
+    temporary = "%s.%d" % (path, os.getpid())
+    with open(temporary, "w") as script:
+        script.write(text)
+    os.chmod(temporary, 0o755)
+    os.replace(temporary, path)
+
+
 def with_sanitizer_runtime(tool):
     wrappers = os.path.join(config.binary_dir, "sanitizer-preload")
     os.makedirs(wrappers, exist_ok=True)
     wrapper = os.path.join(wrappers, os.path.basename(tool))
-    with open(wrapper, "w") as script:
-        script.write(
-            "#!/bin/sh\n"
-            'LD_PRELOAD="%s${LD_PRELOAD:+:$LD_PRELOAD}" '
-            'ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" '
-            'exec "%s" "$@"\n' % (config.sanitizer_runtime, tool))
-    os.chmod(wrapper, 0o755)
+    write_script(wrapper,
+                 "#!/bin/sh\n"
+                 'LD_PRELOAD="%s${LD_PRELOAD:+:$LD_PRELOAD}" '
+                 'ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" '
+                 'exec "%s" "$@"\n' % (config.sanitizer_runtime, tool))
     return wrapper
 
 
@@ -73,14 +82,12 @@ if config.sanitizer_runtime:
 # does not parse 2 -> 1. Fix-it tests run clang-tidy everywhere.
 if config.checks_through == "torchtidy":
     check_lint = os.path.join(config.binary_dir, "check-lint")
-    with open(check_lint, "w") as script:
-        script.write(
-            "#!/bin/sh\n"
-            '"%s" --no-cache "$@"\n'
-            "status=$?\n"
-            "case $status in 1) exit 0 ;; 2) exit 1 ;; esac\n"
-            "exit $status\n" % config.torchtidy)
-    os.chmod(check_lint, 0o755)
+    write_script(check_lint,
+                 "#!/bin/sh\n"
+                 '"%s" --no-cache "$@"\n'
+                 "status=$?\n"
+                 "case $status in 1) exit 0 ;; 2) exit 1 ;; esac\n"
+                 "exit $status\n" % config.torchtidy)
 elif config.checks_through == "clang-tidy":
     check_lint = clang_tidy + " --quiet --load=" + config.plugin
 else:
