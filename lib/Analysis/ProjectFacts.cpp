@@ -249,7 +249,6 @@ void collectDefinitions(const Decl *D,
   }
 }
 
-/// The name of the unit being analysed (its main file's real path).
 /// Records the fact a unit read. Should the unit read a name again (its
 /// results were forgotten and computed again) and find another fact there,
 /// the first one stays: what the unit concluded may rest on either, and a
@@ -259,6 +258,7 @@ void recordUsed(ThreadState &State, llvm::StringRef Name,
   State.Used.try_emplace(Name.str(), factDigest(Text));
 }
 
+/// The name of the unit being analysed (its main file's real path).
 llvm::StringRef currentUnit(ThreadState &State, ASTContext &Ctx) {
   if (State.UnitOf != &Ctx) {
     const SourceManager &Sources = Ctx.getSourceManager();

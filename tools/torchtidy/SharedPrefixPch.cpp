@@ -255,10 +255,13 @@ struct SharedPrefixPch::Group {
   std::vector<std::string> Flags;
   std::vector<std::string> Files;
   bool MayBuild = false;
-  bool Planned = false;  // plan() chose it: its units wait for prepare()
-  bool Prepared = false; // prepare() ended; guarded by PreparedLock
-  std::atomic<bool> Ready{false};
-  Prefix Current; // written before Ready is set, read after
+  bool Planned = false; // plan() chose it: its units wait for prepare()
+  // prepare() writes Ready and Current, then sets Prepared under
+  // PreparedLock; prefixFor() reads them once it has seen Prepared under
+  // that lock, which orders the writes before the reads.
+  bool Prepared = false;
+  bool Ready = false; // a PCH in Current
+  Prefix Current;
 };
 
 SharedPrefixPch::SharedPrefixPch(std::string Directory,
@@ -340,14 +343,14 @@ void SharedPrefixPch::prepare(size_t Index) {
     // The listing's time says when the PCH was last used (for pruning); the
     // PCH's own stays, since cached results hold it as an input.
     touch(pathOf(G, ".inputs"));
-    G.Ready.store(true, std::memory_order_release);
+    G.Ready = true;
     ++Reused;
     return;
   }
   if (Last || !G.MayBuild) // not shareable, and nothing has changed since
     return;
   if (build(G)) {
-    G.Ready.store(true, std::memory_order_release);
+    G.Ready = true;
     ++Built;
     pruneLeastRecentlyUsed();
   }
@@ -392,7 +395,7 @@ SharedPrefixPch::prefixFor(llvm::StringRef File) {
     std::unique_lock<std::mutex> Lock(PreparedLock);
     PreparedChanged.wait(Lock, [&] { return G.Prepared; });
   }
-  return G.Ready.load(std::memory_order_acquire) ? &G.Current : nullptr;
+  return G.Ready ? &G.Current : nullptr;
 }
 
 static llvm::StringRef outcomeName(SharedPrefixPch::Outcome O) {
