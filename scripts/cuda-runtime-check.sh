@@ -9,9 +9,9 @@
 #   3. replays every op torchtidy-replay knows, and accumulation, on cuda;
 #   4. times the shim (bench/runtime_overhead.py --device cuda);
 #   5. with a torchtidy binary (--torchtidy, or on PATH): torchtidy run,
-#      validate and replay on the samples (that torchtidy preloads the shim
-#      of its own lib/ and runs its own torchtidy-replay: build it against
-#      this wheel's LibTorch too);
+#      validate and replay on the samples, with the shim and the replay
+#      program of step 1 (--runtime-dir build-cuda-rt): torchtidy itself
+#      may be built against any LibTorch;
 # then prints one table: case, expected, outcome, PASS/FAIL.
 #
 # Usage: scripts/cuda-runtime-check.sh [--torchtidy PATH] [--python PYTHON]
@@ -215,7 +215,12 @@ done
 # none is, 2 on an error.
 if [[ -n "$torchtidy" && -x "$torchtidy" ]]; then
   echo "== $torchtidy run / validate / replay"
-  torch_flags=(-std=c++17 -isystem "$torch_root/include"
+  # LibTorch 2.12 and later need C++20 (cmake/LibTorchDirectory.cmake).
+  cxx_standard=c++17
+  if "$python" -c 'import sys, torch; v = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]); sys.exit(0 if v >= (2, 12) else 1)'; then
+    cxx_standard=c++20
+  fi
+  torch_flags=(-std=$cxx_standard -isystem "$torch_root/include"
     -isystem "$torch_root/include/torch/csrc/api/include")
   # tidy_row CASE EXPECTED-EXIT RC
   tidy_row() {
@@ -231,7 +236,7 @@ if [[ -n "$torchtidy" && -x "$torchtidy" ]]; then
     local rc=0
     "$torchtidy" --level="$level" --format=json "examples/runtime/$name.cpp" -- \
       "${torch_flags[@]}" >"$static" 2>"$work/$name.static.err" || true
-    "$torchtidy" run --report "$runtime" -- "$samples/$name" "$device" \
+    "$torchtidy" run --runtime-dir "$PWD/build-cuda-rt" --report "$runtime" -- "$samples/$name" "$device" \
       >/dev/null 2>&1 || true
     if [[ ! -f "$runtime" ]]; then
       record "torchtidy run $name $device" "a report" "no report" 0
@@ -242,7 +247,7 @@ if [[ -n "$torchtidy" && -x "$torchtidy" ]]; then
     cp -f "$runtime" "$logs/" 2>/dev/null || true
     if [[ "$device" == cuda ]]; then
       rc=0
-      "$torchtidy" replay --findings "$static" --device cuda || rc=$?
+      "$torchtidy" replay --runtime-dir "$PWD/build-cuda-rt" --findings "$static" --device cuda || rc=$?
       tidy_row "torchtidy replay $name ($level)" "$expected" "$rc"
     fi
   }

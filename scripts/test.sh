@@ -3,7 +3,8 @@
 # Installs the dependencies, builds once per LLVM version and runs ctest
 # (GoogleTest unit tests and the lit suites on the real LibTorch headers:
 # Debian's LibTorch 1.13, and for LLVM 22 also LibTorch 2.x's, fetched into
-# build/libtorch2), then the sanitizer build. Prints the time of each stage
+# build/libtorch2, whose libraries the runtime suite runs on too), then the
+# sanitizer build. Prints the time of each stage
 # at the end, also when a stage fails, so that a slower CI shows where the
 # time went.
 set -euo pipefail
@@ -42,13 +43,15 @@ stage() {
 }
 
 stage "install-deps" scripts/install-deps.sh
-# LibTorch 2.x's headers, for the LLVM 22 build's libtorch-2 tests: into
-# build/libtorch2, once (private apt lists; the system's packages stay).
-stage "fetch LibTorch 2.x headers" scripts/fetch-libtorch2.sh build/libtorch2
+# LibTorch 2.x, for the LLVM 22 build's libtorch-2 tests: its headers and
+# its libraries with what they need, unpacked into build/libtorch2/root once
+# (private apt lists; the system's packages stay).
+stage "fetch LibTorch 2.x" scripts/fetch-libtorch2.sh --runtime build/libtorch2
 for v in 22 19; do
   options=()
   if [ "$v" = 22 ]; then
-    options=(-DTORCHTIDY_LIBTORCH2_INCLUDE="$PWD/build/libtorch2/include")
+    options=(-DTORCHTIDY_LIBTORCH2_INCLUDE="$PWD/build/libtorch2/include"
+             -DTORCHTIDY_LIBTORCH2_ROOT="$PWD/build/libtorch2/root")
   fi
   stage "build llvm-$v" scripts/build.sh "$v" "${options[@]}"
   stage "ctest llvm-$v" \

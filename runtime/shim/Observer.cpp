@@ -151,7 +151,8 @@ void examineEnd(Shim &S, const at::RecordFunction &Fn, AddContext &Context) {
   const at::Tensor &Result = Outputs[0].toTensor();
   if (!Result.defined())
     return;
-  const std::shared_ptr<torch::autograd::Node> &GradFn = Result.grad_fn();
+  // A std::shared_ptr up to LibTorch 2.x's c10::intrusive_ptr: either will do.
+  const auto &GradFn = Result.grad_fn();
   if (!GradFn)
     return;
   uint64_t Depth = GradFn->topological_nr();

@@ -114,9 +114,12 @@ config.substitutions.append(("%torchtidy_replay", config.torchtidy_replay))
 config.substitutions.append(("%torchtidy_mutate", config.torchtidy_mutate))
 config.substitutions.append(("%torchtidy", config.torchtidy))
 config.substitutions.append(("%runtime_bin", config.runtime_bin))
+if config.runtime_dir:
+    config.environment["TORCHTIDY_RUNTIME_DIR"] = config.runtime_dir
 config.substitutions.append(("%clang_plugin", config.clang_plugin))
 config.substitutions.append(("%clangxx", clangxx))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%llvm_major", config.torchtidy_llvm_major))
+config.substitutions.append(("%libtorch_major", config.libtorch_major))
 config.substitutions.append(("FileCheck", config.filecheck))

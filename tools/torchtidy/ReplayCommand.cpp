@@ -33,7 +33,7 @@ namespace {
 
 constexpr const char *Usage =
     "usage: torchtidy replay --findings <torchtidy json> [--device "
-    "auto|cuda|meta|cpu] [--iterations <n>]";
+    "auto|cuda|meta|cpu] [--iterations <n>] [--runtime-dir <dir>]";
 
 struct Captured {
   int ExitCode;
@@ -104,8 +104,8 @@ std::vector<std::string> replayArguments(const ReplayCase &Case,
 
 int replayCommand(ArrayRef<const char *> Args,
                   const RuntimeInstallation &Installation) {
-  CommandArguments Arguments(Args, {"--findings", "--device", "--iterations"},
-                             {});
+  CommandArguments Arguments(
+      Args, {"--findings", "--device", "--iterations", "--runtime-dir"}, {});
   if (Arguments.error())
     return runtimeCommandError(*Arguments.error() + " (" + Usage + ")");
   std::optional<std::string> FindingsPath = Arguments.value("--findings");
@@ -124,10 +124,11 @@ int replayCommand(ArrayRef<const char *> Args,
     return runtimeCommandError("--iterations needs a whole number of at "
                                "least 2, not '" +
                                Iterations + "'");
-  if (!sys::fs::can_execute(Installation.Replay))
+  RuntimeInstallation Runtime = selectRuntime(Arguments, Installation);
+  if (!sys::fs::can_execute(Runtime.Replay))
     return runtimeCommandError("the replay program is not at '" +
-                               Installation.Replay +
-                               "' (this torchtidy was built without LibTorch)");
+                               Runtime.Replay + "' (" + Runtime.MissingHint +
+                               ")");
 
   Expected<std::vector<StaticFinding>> Findings =
       loadStaticFindings(*FindingsPath);
@@ -136,10 +137,9 @@ int replayCommand(ArrayRef<const char *> Args,
 
   std::string Error;
   std::optional<Captured> Listed =
-      runCapturingStdout(Installation.Replay, {"--list-ops"}, Error);
+      runCapturingStdout(Runtime.Replay, {"--list-ops"}, Error);
   if (!Listed || Listed->ExitCode != 0)
-    return runtimeCommandError("'" + Installation.Replay +
-                               " --list-ops' failed" +
+    return runtimeCommandError("'" + Runtime.Replay + " --list-ops' failed" +
                                (Error.empty() ? "" : ": " + Error));
   std::vector<std::string> KnownOps;
   for (StringRef Op : split(StringRef(Listed->Stdout), '\n'))
@@ -161,7 +161,7 @@ int replayCommand(ArrayRef<const char *> Args,
       continue;
     }
     std::optional<Captured> Ran = runCapturingStdout(
-        Installation.Replay, replayArguments(*Case, Device, Iterations), Error);
+        Runtime.Replay, replayArguments(*Case, Device, Iterations), Error);
     Expected<json::Value> Result =
         Ran ? json::parse(StringRef(Ran->Stdout).trim())
             : Expected<json::Value>(

@@ -151,18 +151,18 @@ int exitStatusOf(int WaitStatus) {
 
 int runCommand(ArrayRef<const char *> Args,
                const RuntimeInstallation &Installation) {
-  CommandArguments Arguments(Args, {"--report"}, {});
+  constexpr const char *Usage = "usage: torchtidy run [--report <file>] "
+                                "[--runtime-dir <dir>] -- <program> "
+                                "[<args>...]";
+  CommandArguments Arguments(Args, {"--report", "--runtime-dir"}, {});
   if (Arguments.error())
-    return runtimeCommandError(*Arguments.error() +
-                               " (usage: torchtidy run [--report <file>] -- "
-                               "<program> [<args>...])");
+    return runtimeCommandError(*Arguments.error() + " (" + Usage + ")");
   if (Arguments.afterDashDash().empty())
-    return runtimeCommandError("no program to run (usage: torchtidy run "
-                               "[--report <file>] -- <program> [<args>...])");
-  if (!sys::fs::exists(Installation.Shim))
-    return runtimeCommandError("the runtime shim is not at '" +
-                               Installation.Shim +
-                               "' (this torchtidy was built without LibTorch)");
+    return runtimeCommandError(Twine("no program to run (") + Usage + ")");
+  RuntimeInstallation Runtime = selectRuntime(Arguments, Installation);
+  if (!sys::fs::exists(Runtime.Shim))
+    return runtimeCommandError("the runtime shim is not at '" + Runtime.Shim +
+                               "' (" + Runtime.MissingHint + ")");
 
   // Absolute: the program may change directory before the shim writes.
   SmallString<256> ReportPath(
@@ -174,7 +174,7 @@ int runCommand(ArrayRef<const char *> Args,
                                "': " + EC.message());
 
   std::optional<Launch> Ran =
-      launch(Arguments.afterDashDash(), Installation.Shim, ReportPath);
+      launch(Arguments.afterDashDash(), Runtime.Shim, ReportPath);
   if (!Ran)
     return runtimeCommandError("cannot start a process: " +
                                std::string(std::strerror(errno)));

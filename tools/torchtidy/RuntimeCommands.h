@@ -19,11 +19,24 @@
 
 namespace torchtidy {
 
-/// Where the runtime side is installed: next to torchtidy.
+/// Where the runtime side is: installed next to torchtidy, or a build of
+/// runtime/ against the LibTorch a program uses (`--runtime-dir`).
 struct RuntimeInstallation {
   std::string Shim;   // lib/libtorchtidy_rt.so
   std::string Replay; // bin/torchtidy-replay
+  /// What to tell the user when a file is not there.
+  std::string MissingHint;
 };
+
+class CommandArguments;
+
+/// The runtime side `run` and `replay` use: `--runtime-dir <dir>`, else
+/// $TORCHTIDY_RUNTIME_DIR, names a build of runtime/ (its lib/ and bin/);
+/// else the one installed with torchtidy. The shim and the replay program
+/// must be built against the LibTorch the program runs with: a torchtidy
+/// built against one LibTorch checks programs of another this way.
+RuntimeInstallation selectRuntime(const CommandArguments &Arguments,
+                                  const RuntimeInstallation &Installed);
 
 /// Whether Name is one of the runtime commands.
 bool isRuntimeCommand(llvm::StringRef Name);

@@ -2,6 +2,7 @@
 
 #include "RuntimeReport.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Support/FileSystem.h"
@@ -30,12 +31,20 @@ bool isLibraryOutsideProgram(StringRef Path) {
 }
 
 /// Code inlined into the program from LibTorch's or the C++ library's
-/// headers (at::Tensor::add_, std::function): the caller is the user frame.
+/// headers (at::Tensor::add_, std::function, std::accumulate): the caller is
+/// the user frame.
 bool isHeaderOutsideProgram(StringRef File) {
-  if (File.starts_with("/usr/include/"))
+  // The debug information names the C++ library's headers as the compiler
+  // found them: /usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/.
+  SmallString<256> Normal(File);
+  sys::path::remove_dots(Normal, /*remove_dot_dot=*/true);
+  StringRef Path = Normal;
+  // The system's headers, also a system root's, and the C++ library's
+  // wherever it is (libstdc++'s include/c++/<version>, libc++'s c++/v1).
+  if (Path.contains("/usr/include/") || Path.contains("/include/c++/"))
     return true;
   for (StringRef Dir : {"/torch/csrc/", "/ATen/", "/c10/", "/caffe2/"})
-    if (File.contains(Dir))
+    if (Path.contains(Dir))
       return true;
   return false;
 }

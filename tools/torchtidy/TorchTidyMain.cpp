@@ -253,7 +253,9 @@ int main(int Argc, const char **Argv) {
     llvm::sys::path::append(Replay, "torchtidy-replay");
     return torchtidy::runtimeCommandMain(
         llvm::ArrayRef(Argv + 1, Argc - 1),
-        {pluginPath(Argv[0], "libtorchtidy_rt.so"), std::string(Replay)});
+        {pluginPath(Argv[0], "libtorchtidy_rt.so"), std::string(Replay),
+         "this torchtidy was built without LibTorch; --runtime-dir names a "
+         "build of runtime/"});
   }
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {

@@ -56,8 +56,13 @@ def user_location(event, modules, program):
         address = hex(int(frame["offset"], 16) - 1)
         out = subprocess.run(tool + [program, address], capture_output=True,
                              text=True).stdout
-        for file, line in re.findall(r"^(/[^:\s]+):(\d+)", out, re.M):
-            if not file.startswith("/usr/"):
+        for file, line in re.findall(r"^([^:\s]+):(\d+)", out, re.M):
+            # The system's headers, or those of the root the program was
+            # built against (cmake/UnpackedDebianRoot.cmake), and the C++
+            # library's (.../lib/gcc/<triple>/<n>/../../../../include/c++/).
+            file = os.path.normpath(file)
+            if (not file.startswith("/usr/") and "/usr/include/" not in file
+                    and "/include/c++/" not in file):
                 return "%s:%s" % (os.path.basename(file), line)
         # An out-of-line copy of a LibTorch header function: its caller is
         # the next frame.
