@@ -3,9 +3,12 @@
 # build reports the consumer's device bug. Run by ctest:
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=...
 #         -DLLVM_MAJOR=... [-DCLANGXX=...] -P consumer.cmake
-# The consumer is built with the default C++ compiler, so clang-tidy runs the
-# checks (CXX_CLANG_TIDY); with CLANGXX, a second build uses that clang, the
-# compiler plugin and WERROR.
+# The consumer is built with the default C++ compiler (or DEFAULT_CXX), so
+# clang-tidy runs the checks (CXX_CLANG_TIDY); with CLANGXX, a second build
+# uses that clang, the compiler plugin and WERROR.
+# Against another LibTorch, unpacked into a root (LibTorch 2.x, CI):
+#   -DDEBIAN_ROOT=<root> (cmake/UnpackedDebianRoot.cmake builds against it)
+#   -DRUNTIME_DIR=<a build of runtime/ against it> (TORCHTIDY_RUNTIME_DIR)
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR GENERATOR LLVM_MAJOR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "consumer.cmake: pass -D${var}=...")
@@ -55,21 +58,38 @@ endforeach()
 # The default compiler builds and warns (clang-tidy); with WERROR the same
 # finding fails the build, through clang-tidy (default-werror) and through
 # the compiler plugin (clang).
+# Every configure of the consumer: against the root's LibTorch when given.
+# The toolchain file looks for packages inside the root only: torchtidy's is
+# named.
+set(common_options "")
+if(DEBIAN_ROOT)
+  list(APPEND common_options
+    "-DCMAKE_TOOLCHAIN_FILE=${SOURCE_DIR}/cmake/UnpackedDebianRoot.cmake"
+    "-DTORCHTIDY_DEBIAN_ROOT=${DEBIAN_ROOT}"
+    "-Dtorchtidy_DIR=${prefix}/lib/cmake/torchtidy")
+endif()
+if(RUNTIME_DIR)
+  list(APPEND common_options "-DTORCHTIDY_RUNTIME_DIR=${RUNTIME_DIR}")
+endif()
+
 set(builds default default-werror)
 if(CLANGXX)
   list(APPEND builds clang)
 endif()
 foreach(build IN LISTS builds)
   set(dir "${WORK_DIR}/consumer-${build}")
-  set(options "")
+  set(options ${common_options})
+  if(DEFAULT_CXX AND NOT build STREQUAL "clang")
+    list(APPEND options "-DCMAKE_CXX_COMPILER=${DEFAULT_CXX}")
+  endif()
   # The WERROR builds are about the linted target: the shim's test program
   # (one more LibTorch compile each) is built and run by the default one.
   set(targets "")
   if(build STREQUAL "clang")
-    set(options "-DCMAKE_CXX_COMPILER=${CLANGXX}" -DTRAIN_LINT_WERROR=ON)
+    list(APPEND options "-DCMAKE_CXX_COMPILER=${CLANGXX}" -DTRAIN_LINT_WERROR=ON)
     set(targets --target train)
   elseif(build STREQUAL "default-werror")
-    set(options -DTRAIN_LINT_WERROR=ON)
+    list(APPEND options -DTRAIN_LINT_WERROR=ON)
     set(targets --target train)
   endif()
   run_step("configuring the consumer (${build} compiler)"
