@@ -4,12 +4,14 @@
 # directory, `apt-get download`, `dpkg -x`. What is there already is kept:
 # the network is used once per directory.
 # Usage: scripts/fetch-libtorch2.sh [--runtime] [DIR]   (default: build/libtorch2)
-#   the headers (libtorch-dev, 3 MB) into DIR/root; with --runtime also its
-#   libraries and everything they need, sid's C and C++ runtimes and their
-#   development files included (about 130 packages, 1 GB unpacked), so that
-#   programs can be built against DIR/root and run on this machine with its
-#   loader (cmake/UnpackedDebianRoot.cmake). No maintainer script runs: the
-#   few links they would make that LibTorch needs are made here.
+#   the headers (libtorch-dev, 3 MB) into DIR/root; with --runtime also, into
+#   DIR/sysroot, libtorch-dev with its libraries and everything they need,
+#   sid's C and C++ runtimes and their development files included (about 130
+#   packages, 1 GB unpacked), so that programs can be built against it and
+#   run on this machine with its loader (cmake/UnpackedDebianRoot.cmake). No
+#   maintainer script runs: the few links they would make that LibTorch
+#   needs are made here. Two roots, as the static tests parse LibTorch's
+#   headers with this machine's C library: sid's must not be next to them.
 # Prints the include directory, DIR/include (a link to root/usr/include); the
 # C++ API headers are under its torch/csrc/api/include. LibTorch 2.x needs
 # -std=c++20.
@@ -32,7 +34,8 @@ dir="$(realpath -m "${dir_argument:-build/libtorch2}")"
 wanted_version="2.14.1+dfsg-1"
 include="$dir/include"
 root="$dir/root"
-multiarch="$root/usr/lib/x86_64-linux-gnu"
+sysroot="$dir/sysroot"
+multiarch="$sysroot/usr/lib/x86_64-linux-gnu"
 
 headers_there() {
   [ -f "$dir/version" ] && [ -f "$include/torch/csrc/api/include/torch/torch.h" ]
@@ -73,7 +76,7 @@ if ! headers_there; then
     apt-get -qq "${apt_private[@]}" download "libtorch-dev=$version" >&2
   )
   deb=$(ls "$dir"/download/libtorch-dev_*.deb)
-  rm -rf "$root" "$include" "$dir/runtime-version"
+  rm -rf "$root" "$include" "$sysroot" "$dir/runtime-version"
   dpkg -x "$deb" "$root"
   ln -s root/usr/include "$include"
   dpkg-deb -f "$deb" Version > "$dir/version"
@@ -94,15 +97,16 @@ if [ "$runtime" = 1 ]; then
   mkdir -p "$archives/partial"
   apt-get -qq -y "${apt_private[@]}" -o Dir::Cache::archives="$archives" \
     -o APT::Install-Recommends=0 --download-only install "${packages[@]}" >&2
-  echo "fetch-libtorch2: unpacking $(ls "$archives"/*.deb | wc -l) packages into $root" >&2
+  echo "fetch-libtorch2: unpacking $(ls "$archives"/*.deb | wc -l) packages into $sysroot" >&2
+  rm -rf "$sysroot"
   for deb in "$archives"/*.deb; do
-    dpkg -x "$deb" "$root"
+    dpkg -x "$deb" "$sysroot"
   done
   # What base-files and the maintainer scripts would have made: the merged
   # /usr's links (libc's linker script names /lib64/ld-linux-x86-64.so.2),
   # and the alternatives LibTorch links against.
   for link in lib lib64 bin sbin; do
-    [ -e "$root/$link" ] || ln -s "usr/$link" "$root/$link"
+    [ -e "$sysroot/$link" ] || ln -s "usr/$link" "$sysroot/$link"
   done
   for library in libblas.so.3 liblapack.so.3; do
     if [ ! -e "$multiarch/$library" ]; then
@@ -113,23 +117,23 @@ if [ "$runtime" = 1 ]; then
   # Every library LibTorch needs must resolve inside the root, through the
   # directories cmake/UnpackedDebianRoot.cmake gives programs, never to this
   # machine's copy of it.
-  loader="$root/usr/lib64/ld-linux-x86-64.so.2"
-  library_path="$multiarch:$root/usr/lib"
-  for directory in $(cat "$root"/etc/ld.so.conf.d/*.conf 2>/dev/null | grep '^/' || true); do
-    library_path+=":$root$directory"
+  loader="$sysroot/usr/lib64/ld-linux-x86-64.so.2"
+  library_path="$multiarch:$sysroot/usr/lib"
+  for directory in $(cat "$sysroot"/etc/ld.so.conf.d/*.conf 2>/dev/null | grep '^/' || true); do
+    library_path+=":$sysroot$directory"
   done
   if [ ! -x "$loader" ]; then
     echo "fetch-libtorch2: no loader at $loader" >&2
     exit 1
   fi
   unresolved=$("$loader" --library-path "$library_path" --list "$multiarch/libtorch.so" 2>&1 |
-               grep -v -E "=> $root/|^[[:space:]]*$root/|linux-vdso" || true)
+               grep -v -E "=> $sysroot/|^[[:space:]]*$sysroot/|linux-vdso" || true)
   if [ -n "$unresolved" ]; then
-    echo "fetch-libtorch2: LibTorch's libraries do not all resolve inside $root:" >&2
+    echo "fetch-libtorch2: LibTorch's libraries do not all resolve inside $sysroot:" >&2
     echo "$unresolved" >&2
     exit 1
   fi
   dpkg-deb -f "$(ls "$archives"/libtorch2.*_*.deb | head -n 1)" Version > "$dir/runtime-version"
-  echo "fetch-libtorch2: LibTorch $(cat "$dir/runtime-version") runtime in $root" >&2
+  echo "fetch-libtorch2: LibTorch $(cat "$dir/runtime-version") runtime in $sysroot" >&2
 fi
 echo "$include"

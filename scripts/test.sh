@@ -43,25 +43,23 @@ stage() {
 }
 
 stage "install-deps" scripts/install-deps.sh
-# LibTorch 2.x, for the LLVM 22 build's libtorch-2 tests: its headers and
-# its libraries with what they need, unpacked into build/libtorch2/root once
-# (private apt lists; the system's packages stay).
+# LibTorch 2.x, for the libtorch-2 tests (LLVM 22: static and runtime; LLVM
+# 19: the checks' suites): its headers into build/libtorch2/root, and its
+# libraries with what they need into build/libtorch2/sysroot, once (private
+# apt lists; the system's packages stay).
 stage "fetch LibTorch 2.x" scripts/fetch-libtorch2.sh --runtime build/libtorch2
 for v in 22 19; do
-  options=()
+  options=(-DTORCHTIDY_LIBTORCH2_INCLUDE="$PWD/build/libtorch2/include")
   if [ "$v" = 22 ]; then
-    options=(-DTORCHTIDY_LIBTORCH2_INCLUDE="$PWD/build/libtorch2/include"
-             -DTORCHTIDY_LIBTORCH2_ROOT="$PWD/build/libtorch2/root")
+    options+=(-DTORCHTIDY_LIBTORCH2_ROOT="$PWD/build/libtorch2/sysroot")
   fi
   stage "build llvm-$v" scripts/build.sh "$v" "${options[@]}"
+  # The LibTorch 2.x tests (label libtorch-2) run with the rest: one ctest
+  # starts the costliest first and keeps both cores busy to its end, where
+  # two would each end on one long test. ctest's label summary at the end
+  # gives their share of the time.
   stage "ctest llvm-$v" \
-    ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)" \
-      -LE libtorch-2
-  if [ "$v" = 22 ]; then
-    stage "ctest llvm-22 libtorch-2" \
-      ctest --test-dir build/llvm-22 --output-on-failure -j "$(nproc)" \
-        -L libtorch-2 --no-tests=error
-  fi
+    ctest --test-dir "build/llvm-$v" --output-on-failure -j "$(nproc)"
 done
 # Again under AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, the
 # lit suites of the static tool, its front-ends and the runtime checker, and a
