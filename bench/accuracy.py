@@ -85,11 +85,14 @@ def read_labels(path, levels):
 
 def lint(torchtidy, flags, files, jobs):
     """{file: [finding]} for every file, from one torchtidy run over all of
-    them (its own -j workers, each linting many files)."""
+    them (its own -j workers, each linting many files). Each file is a
+    program of its own: no project facts cross them (a mutant shares every
+    function name with its original and its sibling mutants)."""
     findings = {os.path.realpath(f): [] for f in files}
     done = subprocess.run(
-        [torchtidy, "--level=style", "--format=json", "--no-cache", "-j",
-         str(jobs), *files, "--", *flags], stdout=subprocess.PIPE,
+        [torchtidy, "--level=style", "--format=json", "--no-cache",
+         "--no-project-facts", "-j", str(jobs), *files, "--", *flags],
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
     # 0 clean, 1 findings, 2 some file did not parse (scored as such).
     if done.returncode not in (0, 1, 2) or not done.stdout.strip():

@@ -13,8 +13,9 @@ if(NOT CMAKE_SOURCE_DIR STREQUAL CMAKE_CURRENT_SOURCE_DIR)
 endif()
 find_package(Torch QUIET)
 # LibTorch 2.12 and later need C++20 (torch/all.h stops with an #error
-# below it; c10 uses operator<=>); before, C++17. The runtime side and the programs its tests run
-# are built with the standard of the LibTorch they are built against.
+# below it; c10 uses operator<=>); before, C++17. The runtime side and the
+# programs its tests run are built with the standard of the LibTorch they
+# are built against.
 set(TORCHTIDY_LIBTORCH_CXX_STANDARD 17)
 if(Torch_FOUND AND Torch_VERSION VERSION_GREATER_EQUAL 2.12)
   set(TORCHTIDY_LIBTORCH_CXX_STANDARD 20)

@@ -5,7 +5,7 @@
 # the root's glibc and libstdc++ are newer than this machine's.
 #
 #   cmake -S runtime -B build-rt -DCMAKE_TOOLCHAIN_FILE=cmake/UnpackedDebianRoot.cmake \
-#     -DTORCHTIDY_DEBIAN_ROOT=build/libtorch2/root -DCMAKE_CXX_COMPILER=clang++-22
+#     -DTORCHTIDY_DEBIAN_ROOT=build/libtorch2/sysroot -DCMAKE_CXX_COMPILER=clang++-22
 #
 # The compiler is this machine's (clang: one clang targets any sysroot); the
 # headers, the C and C++ runtimes and LibTorch's CMake package are the root's.

@@ -9,6 +9,8 @@
 # Against another LibTorch, unpacked into a root (LibTorch 2.x, CI):
 #   -DDEBIAN_ROOT=<root> (cmake/UnpackedDebianRoot.cmake builds against it)
 #   -DRUNTIME_DIR=<a build of runtime/ against it> (TORCHTIDY_RUNTIME_DIR)
+#   -DCLANG_TIDY_WERROR=OFF: no WERROR build through clang-tidy (what
+#     torchtidy_lint() adds for it does not depend on LibTorch)
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR GENERATOR LLVM_MAJOR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "consumer.cmake: pass -D${var}=...")
@@ -72,7 +74,10 @@ if(RUNTIME_DIR)
   list(APPEND common_options "-DTORCHTIDY_RUNTIME_DIR=${RUNTIME_DIR}")
 endif()
 
-set(builds default default-werror)
+set(builds default)
+if(NOT DEFINED CLANG_TIDY_WERROR OR CLANG_TIDY_WERROR)
+  list(APPEND builds default-werror)
+endif()
 if(CLANGXX)
   list(APPEND builds clang)
 endif()
