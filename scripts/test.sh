@@ -2,11 +2,10 @@
 # Fresh Debian machine -> every test passing, for LLVM 22 and LLVM 19.
 # Installs the dependencies, builds once per LLVM version and runs ctest
 # (GoogleTest unit tests and the lit suites on the real LibTorch headers:
-# Debian's LibTorch 1.13, and for LLVM 22 also LibTorch 2.x's, fetched into
-# build/libtorch2, whose libraries the runtime suite runs on too), then the
-# sanitizer build. Prints the time of each stage
-# at the end, also when a stage fails, so that a slower CI shows where the
-# time went.
+# Debian's LibTorch 1.13, and LibTorch 2.x's, fetched into build/libtorch2,
+# whose libraries LLVM 22's runtime suite runs on too), then the sanitizer
+# build. Prints the time of each stage at the end, also when a stage fails,
+# so that a slower CI shows where the time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

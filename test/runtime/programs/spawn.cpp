@@ -7,9 +7,9 @@
 //     for it, then exits with <status>
 //   spawn signal <number>: dies of that signal
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cstdio>
 #include <sys/wait.h>
 #include <unistd.h>
 
