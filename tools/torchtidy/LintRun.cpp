@@ -560,9 +560,12 @@ std::vector<Finding> lintInParallel(
   // Guards Results while the settling below reads other units' results.
   std::mutex ResultsLock;
   auto LintOne = [&](LintSession &Session, size_t I) {
-    auto LintStart = std::chrono::system_clock::now();
+    // May wait while another worker builds the PCH.
     const SharedPrefixPch::Prefix *Prefix =
         Request.Sharing ? Request.Sharing->prefixFor(Files[I]) : nullptr;
+    // After that wait: an input written before the lint reads it (the PCH
+    // just built) does not make the result uncacheable.
+    auto LintStart = std::chrono::system_clock::now();
     const ProjectFacts *Facts = Project;
     FileResult Result;
     if (Prefix) {

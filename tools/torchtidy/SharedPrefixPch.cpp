@@ -504,6 +504,7 @@ bool SharedPrefixPch::build(Group &G) {
   SilentDiagnostics Diagnostics;
   Tool.setDiagnosticConsumer(&Diagnostics);
   PrefixPchActionFactory Factory(Temporary);
+  auto BuildStart = std::chrono::system_clock::now();
   bool Parsed = Tool.run(&Factory) == 0 && Diagnostics.getNumErrors() == 0 &&
                 llvm::sys::fs::exists(Temporary);
 
@@ -520,10 +521,12 @@ bool SharedPrefixPch::build(Group &G) {
       std::unique(Factory.Inputs.begin(), Factory.Inputs.end()),
       Factory.Inputs.end());
   std::vector<std::string> Inputs;
+  bool EditedWhileBuilt = false;
   for (const std::string &Input : Factory.Inputs) {
     llvm::sys::fs::file_status Status;
     if (llvm::sys::fs::status(Input, Status))
       continue;
+    EditedWhileBuilt |= Status.getLastModificationTime() >= BuildStart;
     Listing +=
         std::to_string(Status.getSize()) + " " +
         std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -531,6 +534,13 @@ bool SharedPrefixPch::build(Group &G) {
                            .count()) +
         " " + Input + "\n";
     Inputs.push_back(Input);
+  }
+  // A header edited while the PCH was built may be in it in either version,
+  // while the listing and the units' cached results would name the new one:
+  // neither this run nor the next uses that PCH.
+  if (EditedWhileBuilt) {
+    llvm::sys::fs::remove(pathOf(G, ".inputs"));
+    return false;
   }
   // Without its listing a PCH is never reused: a write that fails costs the
   // next run a build, not a wrong result.

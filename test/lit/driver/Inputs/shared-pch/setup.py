@@ -3,7 +3,8 @@
 small/: files that start with <torch/api.h> from a system directory, and the
 shapes that must not share (a macro first, a quoted include first, no
 LibTorch header, a user header reached with <torch/...>, other flags).
-many/: more prefixes than the cache keeps. torch/: two copies of the bundled
+many/: more prefixes than the cache keeps. three/: three files of one
+prefix, for two workers (one builds, one waits). torch/: two copies of the bundled
 example, parsed against LibTorch's headers without the tests' PCH.
 """
 import json
@@ -48,6 +49,17 @@ for run, groups in (("five", range(1, 6)), ("sixth", [6])):
                                            f"-DGROUP={group}", "-c", source]})
     with open(os.path.join(project, "compile_commands.json"), "w") as out:
         json.dump(commands, out, indent=1)
+
+three = os.path.join(root, "three")
+os.makedirs(three)
+commands = []
+for name in ("a", "b", "c"):
+    source = os.path.join(three, name + ".cpp")
+    shutil.copy(os.path.join(small, "first.cpp"), source)
+    commands.append({"directory": three, "file": source,
+                     "arguments": ["/usr/bin/c++", *flags, "-c", source]})
+with open(os.path.join(three, "compile_commands.json"), "w") as out:
+    json.dump(commands, out, indent=1)
 
 torch = os.path.join(root, "torch")
 os.makedirs(torch)
