@@ -91,12 +91,12 @@ bool anyEnclosing(
   return false;
 }
 
-/// Whether S runs under a torch::NoGradGuard or c10::InferenceMode declared
+/// Whether S runs under a guard that turns autograd off (or may), declared
 /// before it in an enclosing block: no graph is recorded there, so a tensor
 /// accumulation keeps nothing alive (an equivalent mutant).
 bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
   return anyEnclosing(
-      S, Ctx, [](const DynTypedNode &Node, const DynTypedNode &Parent) {
+      S, Ctx, [&](const DynTypedNode &Node, const DynTypedNode &Parent) {
         const auto *Block = Parent.get<CompoundStmt>();
         if (!Block)
           return false;
@@ -105,9 +105,11 @@ bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
             break;
           if (const auto *Decls = dyn_cast<DeclStmt>(Child))
             for (const Decl *D : Decls->decls())
-              if (const auto *Var = dyn_cast<VarDecl>(D);
-                  Var && isGradDisablingGuardType(Var->getType()))
-                return true;
+              if (const auto *Var = dyn_cast<VarDecl>(D))
+                if (GradModeSetting Setting = gradModeSetByGuard(*Var, Ctx);
+                    Setting == GradModeSetting::Off ||
+                    Setting == GradModeSetting::Unknown)
+                  return true;
         }
         return false;
       });

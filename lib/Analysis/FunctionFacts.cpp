@@ -69,7 +69,8 @@ static void collectStorage(const Stmt *S, llvm::DenseSet<StorageKey> &Out,
 
 class FactsCollector : public RecursiveASTVisitor<FactsCollector> {
 public:
-  explicit FactsCollector(FunctionFacts &Facts) : Facts(Facts) {}
+  FactsCollector(FunctionFacts &Facts, SourceLocation BodyEnd)
+      : Facts(Facts), BodyEnd(BodyEnd) {}
 
   bool VisitForStmt(ForStmt *S) { return addLoop(S); }
   bool VisitWhileStmt(WhileStmt *S) { return addLoop(S); }
@@ -80,13 +81,12 @@ public:
     for (Stmt *Child : Block->body()) {
       if (auto *E = dyn_cast<Expr>(Child))
         Facts.DiscardedValues.insert(ignoreValuePreserving(E));
-      // A guard declared here disables autograd until the block ends.
+      // A guard declared here sets autograd recording until the block ends.
       if (auto *Decl = dyn_cast<DeclStmt>(Child))
         for (const clang::Decl *D : Decl->decls())
-          if (const auto *Var = dyn_cast<VarDecl>(D);
-              Var && isGradDisablingGuardType(Var->getType()))
-            Facts.NoGradRegions.push_back(
-                SourceRange(Decl->getEndLoc(), Block->getRBracLoc()));
+          if (const auto *Var = dyn_cast<VarDecl>(D))
+            addGradModeRegion(gradModeSetByGuard(*Var, Facts.Ctx),
+                              Decl->getEndLoc(), Block->getRBracLoc());
     }
     return true;
   }
@@ -103,6 +103,10 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     if (classifyCall(Call) == TorchCallKind::Backward)
       collectStorage(Call, Facts.BackpropagatedOrEscaping);
+    // GradMode::set_enabled() holds past its block, to the function's end
+    // as far as this function shows.
+    addGradModeRegion(gradModeSetByCall(*Call, Facts.Ctx), Call->getEndLoc(),
+                      BodyEnd);
     return true;
   }
 
@@ -153,12 +157,24 @@ private:
     Facts.Loops.push_back(Loop);
     return true;
   }
+
+  /// A setting the tool cannot see counts as off: a finding about the graph
+  /// must not rest on it.
+  void addGradModeRegion(GradModeSetting Setting, SourceLocation Begin,
+                         SourceLocation End) {
+    if (Setting != GradModeSetting::None)
+      Facts.GradModeRegions.push_back(
+          {SourceRange(Begin, End), Setting == GradModeSetting::On});
+  }
+
   FunctionFacts &Facts;
+  SourceLocation BodyEnd;
 };
 
 FunctionFacts::FunctionFacts(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
   if (Body)
-    FactsCollector(*this).TraverseStmt(const_cast<Stmt *>(Body));
+    FactsCollector(*this, Body->getEndLoc())
+        .TraverseStmt(const_cast<Stmt *>(Body));
   // What a backpropagated variable was computed from is backpropagated too.
   llvm::SmallVector<StorageKey, 16> Pending(BackpropagatedOrEscaping.begin(),
                                             BackpropagatedOrEscaping.end());
@@ -191,10 +207,18 @@ bool FunctionFacts::contains(SourceRange Outer, SourceLocation Loc) const {
 }
 
 bool FunctionFacts::isInNoGradScope(const Stmt *S) const {
-  for (SourceRange Region : NoGradRegions)
-    if (contains(Region, S->getBeginLoc()))
-      return true;
-  return false;
+  // The setting made last before S, among those whose region covers it,
+  // holds: a guard nearer S, or a later set_enabled(). (A guard's end
+  // restores what was set before it, even by a set_enabled() inside its
+  // block; that is not followed.)
+  const GradModeRegion *Innermost = nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const GradModeRegion &Region : GradModeRegions)
+    if (contains(Region.Range, S->getBeginLoc()) &&
+        (!Innermost || SM.isBeforeInTranslationUnit(Innermost->Range.getBegin(),
+                                                    Region.Range.getBegin())))
+      Innermost = &Region;
+  return Innermost && !Innermost->Records;
 }
 
 bool FunctionFacts::hasNestedLoop(const Stmt *Loop) const {

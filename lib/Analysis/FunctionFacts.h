@@ -50,7 +50,10 @@ class FunctionFacts {
 public:
   FunctionFacts(const clang::Stmt *Body, clang::ASTContext &Ctx);
 
-  /// Inside the scope of a live NoGradGuard / InferenceMode.
+  /// Where autograd does not record, or may not: after a NoGradGuard,
+  /// InferenceMode or AutoGradMode(false) in an enclosing block, or after
+  /// GradMode::set_enabled(false), unless a setting nearer S turns it back
+  /// on.
   bool isInNoGradScope(const clang::Stmt *S) const;
   /// Whether a loop of the body moves tensors to a device or runs
   /// backward(): a pass over data (train(), evaluate()), not a loop over
@@ -87,7 +90,13 @@ private:
 
   clang::ASTContext &Ctx;
   llvm::SmallVector<const clang::Stmt *, 8> Loops;
-  llvm::SmallVector<clang::SourceRange, 2> NoGradRegions;
+  /// From a grad-mode guard's declaration to the end of its block; from a
+  /// GradMode::set_enabled() call to the end of the function.
+  struct GradModeRegion {
+    clang::SourceRange Range;
+    bool Records; ///< whether autograd records there
+  };
+  llvm::SmallVector<GradModeRegion, 2> GradModeRegions;
   llvm::SmallVector<clang::SourceRange, 2> PeriodicBranches;
   llvm::DenseSet<const clang::Expr *> DiscardedValues;
   llvm::DenseSet<StorageKey> BackpropagatedOrEscaping;

@@ -357,11 +357,47 @@ bool isScalarFactoryCall(const Expr *E) {
   return false;
 }
 
-bool isGradDisablingGuardType(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
-  return isRecordNamed(RD, "c10::NoGradGuard") ||
-         isRecordNamed(RD, "c10::InferenceMode") ||
-         isRecordNamed(RD, "at::NoGradGuard");
+/// The setting `enabled` asks for, as far as it is a constant.
+static GradModeSetting settingOf(const Expr *Enabled, const ASTContext &Ctx) {
+  bool Value;
+  // A template's own body (not an instantiation) may depend on its
+  // parameters: clang evaluates no such expression.
+  if (Enabled->isValueDependent() ||
+      !Enabled->EvaluateAsBooleanCondition(Value, Ctx))
+    return GradModeSetting::Unknown;
+  return Value ? GradModeSetting::On : GradModeSetting::Off;
+}
+
+GradModeSetting gradModeSetByGuard(const VarDecl &Var, const ASTContext &Ctx) {
+  const CXXRecordDecl *RD = recordOf(Var.getType());
+  if (isRecordNamed(RD, "c10::NoGradGuard") ||
+      isRecordNamed(RD, "at::NoGradGuard"))
+    return GradModeSetting::Off;
+  // AutoGradMode(bool enabled) sets recording to its argument;
+  // InferenceMode(bool enabled = true) to the opposite of its.
+  bool SetsToArgument = isRecordNamed(RD, "c10::AutoGradMode");
+  if (!SetsToArgument && !isRecordNamed(RD, "c10::InferenceMode"))
+    return GradModeSetting::None;
+  const Expr *Init = Var.getInit();
+  const auto *Construct =
+      Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+  if (!Construct || Construct->getNumArgs() == 0 ||
+      isa<CXXDefaultArgExpr>(Construct->getArg(0)))
+    return SetsToArgument ? GradModeSetting::Unknown : GradModeSetting::Off;
+  GradModeSetting Asked = settingOf(Construct->getArg(0), Ctx);
+  if (SetsToArgument || Asked == GradModeSetting::Unknown)
+    return Asked;
+  return Asked == GradModeSetting::On ? GradModeSetting::Off
+                                      : GradModeSetting::On;
+}
+
+GradModeSetting gradModeSetByCall(const CallExpr &Call, const ASTContext &Ctx) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(calleeOf(&Call));
+  if (!Method || plainName(Method) != "set_enabled" ||
+      !isRecordNamed(Method->getParent(), "c10::GradMode") ||
+      Call.getNumArgs() != 1)
+    return GradModeSetting::None;
+  return settingOf(Call.getArg(0), Ctx);
 }
 
 } // namespace torchtidy

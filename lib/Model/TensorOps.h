@@ -98,9 +98,20 @@ bool isScalarFactoryCall(const clang::Expr *E);
 /// computed.
 const clang::Expr *wrappedHostMemory(const clang::CallExpr *Call);
 
-/// RAII guards that turn autograd recording off for their scope:
-/// torch::NoGradGuard, c10::InferenceMode, AutoGradMode.
-bool isGradDisablingGuardType(clang::QualType T);
+/// What a statement sets autograd recording to.
+enum class GradModeSetting {
+  None,    ///< not a grad-mode setting
+  Off,     ///< NoGradGuard, InferenceMode, AutoGradMode(false)
+  On,      ///< AutoGradMode(true), InferenceMode(false): back on
+  Unknown, ///< AutoGradMode(flag): on or off, depending on the flag's value
+};
+/// The setting of a local RAII guard, which holds until its block ends.
+GradModeSetting gradModeSetByGuard(const clang::VarDecl &Var,
+                                   const clang::ASTContext &Ctx);
+/// The setting of a `GradMode::set_enabled(...)` call, which holds until
+/// another sets it again: the mode is the thread's, not the block's.
+GradModeSetting gradModeSetByCall(const clang::CallExpr &Call,
+                                  const clang::ASTContext &Ctx);
 
 } // namespace torchtidy
 
