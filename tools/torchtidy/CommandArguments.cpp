@@ -24,7 +24,7 @@ CommandArguments::CommandArguments(ArrayRef<const char *> Args,
     } else if (is_contained(ValueOptions, Name)) {
       if (HasInline)
         Values[Name].push_back(Inline.str());
-      else if (I + 1 < Args.size())
+      else if (I + 1 < Args.size() && StringRef(Args[I + 1]) != "--")
         Values[Name].push_back(Args[++I]);
       else
         Error = "option '" + Name.str() + "' needs a value";

@@ -20,7 +20,8 @@
 namespace torchtidy {
 
 /// `--name value` or `--name=value` for the options that take a value,
-/// `--name` for flags, and everything after `--` verbatim.
+/// `--name` for flags, and everything after `--` verbatim. `--` never is a
+/// value (`--runtime-dir -- prog` lacks one); `--name=--` gives it.
 class CommandArguments {
 public:
   CommandArguments(llvm::ArrayRef<const char *> Args,
