@@ -151,8 +151,8 @@ def measure_speed(args, torchtidy, scratch):
                     shutil.rmtree(path)
                 else:
                     os.remove(path)
-    # The machine's own ceiling for that phase: the same files, PCH kept,
-    # as -j independent processes (no shared memory, no locks), one after
+    # What the machine gives that phase: the same files, PCH kept, as -j
+    # independent processes (no shared memory, no locks), one after
     # another and side by side.
     parts = []
     for index in range(args.j):

@@ -4,8 +4,9 @@ small/: files that start with <torch/api.h> from a system directory, and the
 shapes that must not share (a macro first, a quoted include first, no
 LibTorch header, a user header reached with <torch/...>, other flags).
 many/: more prefixes than the cache keeps. three/: three files of one
-prefix, for two workers (one builds, one waits). torch/: two copies of the bundled
-example, parsed against LibTorch's headers without the tests' PCH.
+prefix, for two workers (one builds the PCH, one waits for it). torch/: two
+copies of the bundled example, parsed against LibTorch's headers without
+the tests' PCH.
 """
 import json
 import os
