@@ -92,8 +92,9 @@ bool anyEnclosing(
 }
 
 /// Whether S runs under a guard that turns autograd off (or may), declared
-/// before it in an enclosing block: no graph is recorded there, so a tensor
-/// accumulation keeps nothing alive (an equivalent mutant).
+/// before it in an enclosing block, or after a GradMode::set_enabled(false)
+/// there: no graph is recorded, so a tensor accumulation keeps nothing
+/// alive (an equivalent mutant).
 bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
   return anyEnclosing(
       S, Ctx, [&](const DynTypedNode &Node, const DynTypedNode &Parent) {
@@ -103,6 +104,14 @@ bool isInNoGradScope(const Stmt *S, ASTContext &Ctx) {
         for (const Stmt *Child : Block->body()) {
           if (Child == Node.get<Stmt>())
             break;
+          // GradMode::set_enabled(false) before S; one setting it on again
+          // in between is not followed (a site skipped, never a mutant
+          // that injects no bug).
+          if (const auto *Call = dyn_cast<CallExpr>(Child))
+            if (GradModeSetting Setting = gradModeSetByCall(*Call, Ctx);
+                Setting == GradModeSetting::Off ||
+                Setting == GradModeSetting::Unknown)
+              return true;
           if (const auto *Decls = dyn_cast<DeclStmt>(Child))
             for (const Decl *D : Decls->decls())
               if (const auto *Var = dyn_cast<VarDecl>(D))

@@ -138,6 +138,12 @@ void train(std::vector<torch::data::Example<>> &loader, torch::Device device) {
       torch::NoGradGuard no_grad;
       detached += torch::mse_loss(model->forward(data), target).item<double>();
     }
+    {
+      // So does GradMode::set_enabled(false), the thread's own setting.
+      torch::autograd::GradMode::set_enabled(false);
+      detached += torch::mse_loss(model->forward(data), target).item<double>();
+      torch::autograd::GradMode::set_enabled(true);
+    }
     // Where the device is not CUDA it is the CPU, and these copies copy
     // nothing: dropping one injects no bug, so none is a site.
     torch::Tensor staged = data;
