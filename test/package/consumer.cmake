@@ -11,6 +11,11 @@
 #   -DRUNTIME_DIR=<a build of runtime/ against it> (TORCHTIDY_RUNTIME_DIR)
 #   -DCLANG_TIDY_WERROR=OFF: no WERROR build through clang-tidy (what
 #     torchtidy_lint() adds for it does not depend on LibTorch)
+# A build without the runtime checker (TORCHTIDY_RUNTIME=OFF): -DWITH_RUNTIME=OFF,
+# and the consumer defines no test program linked with the shim.
+if(NOT DEFINED WITH_RUNTIME)
+  set(WITH_RUNTIME ON)
+endif()
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR GENERATOR LLVM_MAJOR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "consumer.cmake: pass -D${var}=...")
@@ -44,16 +49,22 @@ if(NOT step_output MATCHES "^${prefix}/lib/torchtidy-clang-tidy-llvm${LLVM_MAJOR
 endif()
 run_step("installed torchtidy --explain"
   "${prefix}/bin/torchtidy" --explain libtorch-missing-target-migration)
+set(runtime_files lib/libtorchtidy_rt.so bin/torchtidy-replay)
 foreach(file share/doc/torchtidy/README.md
              share/doc/torchtidy/docs/runtime.md
              share/man/man1/torchtidy.1
-             lib/libtorchtidy_rt.so
-             bin/torchtidy-replay
              share/doc/torchtidy/docs/checks/libtorch-missing-target-migration.md
              lib/cmake/torchtidy/torchtidyConfig.cmake
              lib/cmake/torchtidy/torchtidyConfigVersion.cmake)
   if(NOT EXISTS "${prefix}/${file}")
     message(FATAL_ERROR "not installed: ${file}")
+  endif()
+endforeach()
+foreach(file IN LISTS runtime_files)
+  if(WITH_RUNTIME AND NOT EXISTS "${prefix}/${file}")
+    message(FATAL_ERROR "not installed: ${file}")
+  elseif(NOT WITH_RUNTIME AND EXISTS "${prefix}/${file}")
+    message(FATAL_ERROR "installed without the runtime checker: ${file}")
   endif()
 endforeach()
 
@@ -121,6 +132,9 @@ foreach(build IN LISTS builds)
   message(STATUS "${build} compiler: torchtidy reported the bug")
 endforeach()
 
+if(NOT WITH_RUNTIME)
+  return()
+endif()
 # torchtidy_runtime(): the test executable, linked with the shim, writes a
 # runtime report of its own accord, with the loss graph it grows.
 set(report "${WORK_DIR}/train_step_test.json")

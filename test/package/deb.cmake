@@ -1,7 +1,10 @@
 # Builds the Debian package of the build tree with CPack into a scratch
 # directory and checks its name, dependencies and files. Run by ctest:
 #   cmake -DCPACK=... -DBUILD_DIR=... -DWORK_DIR=... -DVERSION=... -DLLVM_MAJOR=...
-#         -P deb.cmake
+#         [-DWITH_RUNTIME=OFF] -P deb.cmake
+if(NOT DEFINED WITH_RUNTIME)
+  set(WITH_RUNTIME ON)
+endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
 execute_process(
   COMMAND "${CPACK}" -G DEB -B "${WORK_DIR}" --config "${BUILD_DIR}/CPackConfig.cmake"
@@ -18,12 +21,15 @@ foreach(package clang-tidy-${LLVM_MAJOR} libclang-cpp${LLVM_MAJOR}
   endif()
 endforeach()
 execute_process(COMMAND dpkg-deb -c "${deb}" OUTPUT_VARIABLE files)
+set(runtime_files "")
+if(WITH_RUNTIME)  # the runtime checker, where the build has it
+  set(runtime_files ./usr/lib/libtorchtidy_rt.so ./usr/bin/torchtidy-replay)
+endif()
 foreach(file ./usr/bin/torchtidy
              ./usr/lib/torchtidy-clang-tidy-llvm${LLVM_MAJOR}.so
              ./usr/lib/torchtidy-clang-plugin-llvm${LLVM_MAJOR}.so
              ./usr/lib/cmake/torchtidy/torchtidyConfig.cmake
-             ./usr/lib/libtorchtidy_rt.so
-             ./usr/bin/torchtidy-replay
+             ${runtime_files}
              ./usr/share/man/man1/torchtidy.1
              ./usr/share/doc/torchtidy/docs/checks/libtorch-mixed-device-operands.md)
   string(FIND "${files}" " ${file}\n" at)
