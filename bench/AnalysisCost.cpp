@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/AnalysisContext.h"
+#include "Analysis/DeviceFlow.h"
 #include "Analysis/DeviceFlow.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -89,7 +89,6 @@ public:
            F->getLocation().printToString(Ctx.getSourceManager())});
       keepWorst();
     }
-    torchtidy::forgetDeviceFlowResults();
   }
 
 private:

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/DeviceFlowPass.h"
-#include "Analysis/DeviceOwners.h"
+#include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/DeviceFlowPass.h"
-#include "Analysis/ProjectFacts.h"
+#include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -427,7 +427,7 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
       Object ? moduleClassOf(Object->getType()) : nullptr;
   std::optional<bool> HoldsParameters;
   if (std::optional<ModuleParametersFact> Parameters =
-          moduleParametersOf(ModuleClass, Ctx)) {
+          moduleParametersOf(ModuleClass)) {
     HoldsParameters = Parameters->HoldsParameters;
     // Known from another file: a finding that rests on it says where.
     if (*HoldsParameters && Parameters->Constructor.isValid())

@@ -7,11 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/AnalysisContext.h"
 #include "Analysis/DeviceFlowPass.h"
-#include "Analysis/DeviceOwners.h"
-#include "Analysis/ModuleMembers.h"
-#include "Analysis/ProjectFacts.h"
+#include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -90,8 +87,8 @@ DeviceFlowPass::calleeSummary(const CallExpr *Call) {
   // A function this unit only declares may be defined in another unit of
   // the project; its summary is then in the project's facts.
   const FunctionSummary *Summary = Callee->doesThisDeclarationHaveABody()
-                                       ? deviceFlowSummaryOf(Callee, Ctx)
-                                       : projectSummaryOf(Callee, Ctx);
+                                       ? deviceFlowSummaryOf(Callee)
+                                       : projectSummaryOf(Callee);
   return {Callee, Summary};
 }
 

@@ -5,17 +5,11 @@
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
-
-#include <optional>
 
 using namespace clang;
 
 namespace torchtidy {
 namespace {
-
-using MovedFields = llvm::SmallPtrSet<const FieldDecl *, 8>;
 
 /// A method called `to` that takes a device: the class's own migration.
 bool isDeviceMigrationMethod(const CXXMethodDecl *Method) {
@@ -43,8 +37,8 @@ bool isMovedToParameterDevice(const Expr *Value, const CXXMethodDecl *Method) {
   return Parm && Parm->getDeclContext() == Method;
 }
 
-/// The tensor fields that Class's `to(Device)` methods move; nullopt when a
-/// `to(Device)` is declared but not defined in this translation unit.
+} // namespace
+
 std::optional<MovedFields> collectMovedFields(const CXXRecordDecl *Class) {
   MovedFields Moved;
   for (const CXXMethodDecl *Method : Class->methods()) {
@@ -77,36 +71,5 @@ std::optional<MovedFields> collectMovedFields(const CXXRecordDecl *Class) {
   }
   return Moved;
 }
-
-// One translation unit at a time per thread, as in AnalysisContext.cpp.
-llvm::DenseMap<const CXXRecordDecl *, MovedFields> &ownersCache() {
-  thread_local llvm::DenseMap<const CXXRecordDecl *, MovedFields> Cache;
-  return Cache;
-}
-
-const MovedFields &movedFieldsOf(const CXXRecordDecl *Class) {
-  auto [It, Inserted] = ownersCache().try_emplace(Class);
-  // Modules move what they registered (ModuleMembers.h), whatever an
-  // override of `to` says; templates are read through their instantiations.
-  if (Inserted && !isModuleClass(Class) && !Class->isDependentContext() &&
-      Class->hasDefinition())
-    if (std::optional<MovedFields> Moved =
-            collectMovedFields(Class->getDefinition()))
-      It->second = std::move(*Moved);
-  return It->second;
-}
-
-} // namespace
-
-bool movesWithItsObject(const FieldDecl *Field) {
-  const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
-  return Class && movedFieldsOf(Class).contains(Field);
-}
-
-bool isDeviceOwningClass(const CXXRecordDecl *Class) {
-  return Class && !movedFieldsOf(Class).empty();
-}
-
-void forgetDeviceOwners() { ownersCache().clear(); }
 
 } // namespace torchtidy

@@ -17,20 +17,20 @@
 #define TORCHTIDY_ANALYSIS_DEVICEOWNERS_H
 
 #include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
 
 namespace torchtidy {
 
-/// Whether Field is a tensor field of a class that is not a Module and whose
-/// `to(Device)` (defined in this translation unit) assigns it a copy moved
-/// to the device it was given. Cached per translation unit
-/// (forgetDeviceOwners() clears it).
-bool movesWithItsObject(const clang::FieldDecl *Field);
+/// Tensor fields of one class.
+using MovedFields = llvm::SmallPtrSet<const clang::FieldDecl *, 8>;
 
-/// Whether Class is such a class: it has at least one field that
-/// movesWithItsObject().
-bool isDeviceOwningClass(const clang::CXXRecordDecl *Class);
-
-void forgetDeviceOwners();
+/// The tensor fields that Class's `to(Device)` methods assign a copy moved to
+/// the device they were given; none when a `to(Device)` is declared but not
+/// defined in this translation unit. The analysis asks it once per class and
+/// unit, through UnitAnalysis (movesWithItsObject, isDeviceOwningClass).
+std::optional<MovedFields> collectMovedFields(const clang::CXXRecordDecl *Class);
 
 } // namespace torchtidy
 

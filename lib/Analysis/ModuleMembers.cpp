@@ -329,39 +329,4 @@ ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
   return Result;
 }
 
-namespace {
-using MembersCache =
-    llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleMembers>>;
-// One translation unit at a time per thread, as in AnalysisContext.cpp.
-MembersCache &membersCache() {
-  thread_local MembersCache Cache;
-  return Cache;
-}
-} // namespace
-
-/// What this translation unit shows of Field as a member of its module
-/// class, or null when it is none (or the class cannot be judged).
-static const ModuleMember *moduleMemberOf(const FieldDecl *Field) {
-  const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
-  if (!Class || !isModuleClass(Class) || Class->isDependentContext())
-    return nullptr;
-  std::unique_ptr<ModuleMembers> &Slot = membersCache()[Class];
-  if (!Slot)
-    Slot = std::make_unique<ModuleMembers>(collectModuleMembers(Class));
-  auto It = Slot->Members.find(Field);
-  return It == Slot->Members.end() ? nullptr : &It->second;
-}
-
-bool isUnregisteredModuleMember(const FieldDecl *Field) {
-  const ModuleMember *Member = moduleMemberOf(Field);
-  return Member && !Member->Registered;
-}
-
-bool isRegisteredModuleMember(const FieldDecl *Field) {
-  const ModuleMember *Member = moduleMemberOf(Field);
-  return Member && Member->Registered;
-}
-
-void forgetModuleMembers() { membersCache().clear(); }
-
 } // namespace torchtidy

@@ -59,18 +59,9 @@ struct ModuleMembers {
 };
 
 /// Reads a module class (a definition, not a dependent template pattern).
+/// The analysis reads each class once per unit, through UnitAnalysis
+/// (isRegisteredModuleMember, isUnregisteredModuleMember).
 ModuleMembers collectModuleMembers(const clang::CXXRecordDecl *ModuleClass);
-
-/// Whether a submodule or tensor member of a module class is not registered
-/// with it, as far as this translation unit shows: false for registered
-/// members, members of classes whose constructors are not all seen, and
-/// fields that are neither. Cached per translation unit
-/// (forgetModuleMembers() clears it).
-bool isUnregisteredModuleMember(const clang::FieldDecl *Field);
-/// Whether Field is a submodule or tensor member that its module class
-/// registers, as far as this translation unit shows. Same cache.
-bool isRegisteredModuleMember(const clang::FieldDecl *Field);
-void forgetModuleMembers();
 
 } // namespace torchtidy
 

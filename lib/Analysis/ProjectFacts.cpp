@@ -1,14 +1,9 @@
 //===--- ProjectFacts.cpp - Facts from a project's other files ------------===//
 
 #include "Analysis/ProjectFacts.h"
-#include "Analysis/AnalysisContext.h"
-#include "Analysis/SummaryData.h"
-#include "Model/Modules.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Mangle.h"
-#include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -212,69 +207,6 @@ std::optional<std::string> projectName(const FunctionDecl *F) {
   return Name;
 }
 
-namespace {
-/// One translation unit at a time per thread, as in AnalysisContext.cpp.
-struct ThreadState {
-  const ProjectFacts *Facts = nullptr;
-  std::map<std::string, std::string> Used;
-  std::vector<std::string> OpenedForNotes;
-  /// The unit being analysed, whose own facts in an index are stale: the
-  /// functions it defines are summarised from its AST.
-  const ASTContext *UnitOf = nullptr;
-  std::string Unit;
-  using Key = std::pair<const ASTContext *, const FunctionDecl *>;
-  /// Null: the project has no (readable) summary.
-  llvm::DenseMap<Key, std::unique_ptr<FunctionSummary>> Read;
-  llvm::DenseMap<std::pair<const ASTContext *, const CXXRecordDecl *>,
-                 std::optional<ModuleParametersFact>>
-      ReadClasses;
-};
-ThreadState &state() {
-  thread_local ThreadState State;
-  return State;
-}
-
-/// The function definitions at D, or in it when it is a namespace, an
-/// `extern "C"` block or the translation unit: out-of-line methods are
-/// lexically there.
-void collectDefinitions(const Decl *D,
-                        std::vector<const FunctionDecl *> &Found) {
-  if (const auto *F = dyn_cast<FunctionDecl>(D)) {
-    if (F->doesThisDeclarationHaveABody())
-      Found.push_back(F);
-  } else if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) ||
-             isa<TranslationUnitDecl>(D)) {
-    for (const Decl *Inner : cast<DeclContext>(D)->decls())
-      collectDefinitions(Inner, Found);
-  }
-}
-
-/// Records the fact a unit read. Should the unit read a name again (its
-/// results were forgotten and computed again) and find another fact there,
-/// the first one stays: what the unit concluded may rest on either, and a
-/// record that differs from the project's has the unit linted again.
-void recordUsed(ThreadState &State, llvm::StringRef Name,
-                const std::optional<std::string> &Text) {
-  State.Used.try_emplace(Name.str(), factDigest(Text));
-}
-
-/// The name of the unit being analysed (its main file's real path).
-llvm::StringRef currentUnit(ThreadState &State, ASTContext &Ctx) {
-  if (State.UnitOf != &Ctx) {
-    const SourceManager &Sources = Ctx.getSourceManager();
-    OptionalFileEntryRef Main =
-        Sources.getFileEntryRefForID(Sources.getMainFileID());
-    State.UnitOf = &Ctx;
-    State.Unit =
-        Main ? projectUnitName(Sources.getFileManager().getCanonicalName(*Main))
-             : "";
-  }
-  return State.Unit;
-}
-
-/// The name a module class's facts go by: "module:" and the mangled name of
-/// its type (the name its type_info has), the same in every unit; none for
-/// a class other units cannot name.
 std::optional<std::string> moduleFactName(const CXXRecordDecl *Class) {
   if (!Class || !Class->isExternallyVisible() || Class->isDependentContext() ||
       Class->isInvalidDecl() || !Class->hasDefinition())
@@ -287,112 +219,6 @@ std::optional<std::string> moduleFactName(const CXXRecordDecl *Class) {
   Mangler->mangleCXXRTTIName(
       Ctx.getTypeDeclType(static_cast<const TypeDecl *>(Class)), Out);
   return Name;
-}
-} // namespace
-
-void useProjectFacts(const ProjectFacts *Facts) {
-  forgetProjectSummaries(); // A new unit: what was read is another AST's.
-  state().Facts = Facts;
-  state().Used.clear();
-  state().OpenedForNotes.clear();
-}
-
-const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration,
-                                        ASTContext &Ctx) {
-  ThreadState &State = state();
-  if (!State.Facts)
-    return nullptr;
-  Declaration = Declaration->getCanonicalDecl();
-  auto Known = State.Read.find({&Ctx, Declaration});
-  if (Known != State.Read.end())
-    return Known->second.get();
-  std::unique_ptr<FunctionSummary> &Slot = State.Read[{&Ctx, Declaration}];
-  std::optional<std::string> Name = projectName(Declaration);
-  if (!Name)
-    return nullptr;
-  std::optional<std::string> Text =
-      State.Facts->summaryOf(*Name, currentUnit(State, Ctx));
-  recordUsed(State, *Name, Text);
-  if (!Text)
-    return nullptr;
-  if (std::optional<FunctionSummary> Summary = readSummary(
-          *Text, Declaration, Ctx.getSourceManager(), State.OpenedForNotes))
-    Slot = std::make_unique<FunctionSummary>(std::move(*Summary));
-  return Slot.get();
-}
-
-std::optional<ModuleParametersFact>
-moduleParametersOf(const CXXRecordDecl *ModuleClass, ASTContext &Ctx) {
-  if (std::optional<bool> Seen = moduleHoldsParameters(ModuleClass))
-    return ModuleParametersFact{*Seen, {}};
-  ThreadState &State = state();
-  if (!State.Facts || !ModuleClass)
-    return std::nullopt;
-  ModuleClass = ModuleClass->getCanonicalDecl();
-  auto Known = State.ReadClasses.find({&Ctx, ModuleClass});
-  if (Known != State.ReadClasses.end())
-    return Known->second;
-  std::optional<ModuleParametersFact> &Slot =
-      State.ReadClasses[{&Ctx, ModuleClass}];
-  std::optional<std::string> Name = moduleFactName(ModuleClass);
-  if (!Name)
-    return std::nullopt;
-  std::optional<std::string> Text =
-      State.Facts->summaryOf(*Name, currentUnit(State, Ctx));
-  recordUsed(State, *Name, Text);
-  if (Text)
-    Slot = readModuleParameters(*Text, Ctx.getSourceManager(),
-                                State.OpenedForNotes);
-  return Slot;
-}
-
-std::map<std::string, std::string> providedSummaries(ASTContext &Ctx) {
-  const SourceManager &Sources = Ctx.getSourceManager();
-  // The traversal scope is the user's code when a front-end limited it
-  // (UserCodeScope.h): the declarations of a precompiled LibTorch are not
-  // loaded just to be skipped.
-  std::vector<const FunctionDecl *> Definitions;
-  for (const Decl *D : Ctx.getTraversalScope())
-    collectDefinitions(D, Definitions);
-  std::map<std::string, std::string> Provided;
-  for (const FunctionDecl *F : Definitions) {
-    if (!Sources.isInMainFile(Sources.getExpansionLoc(F->getLocation())))
-      continue;
-    std::optional<std::string> Name = projectName(F);
-    if (!Name)
-      continue;
-    if (const FunctionSummary *Summary = deviceFlowSummaryOf(F, Ctx))
-      Provided[*Name] = writeSummary(*Summary, F, Sources);
-  }
-  // A module class whose constructor is here is judged here; a unit that
-  // only includes its header cannot.
-  for (const FunctionDecl *F : Definitions) {
-    const auto *Constructor = dyn_cast<CXXConstructorDecl>(F);
-    if (!Constructor || !isModuleClass(Constructor->getParent()) ||
-        !Sources.isInMainFile(Sources.getExpansionLoc(F->getLocation())))
-      continue;
-    std::optional<std::string> Name = moduleFactName(Constructor->getParent());
-    if (!Name || Provided.count(*Name))
-      continue;
-    if (std::optional<bool> Holds =
-            moduleHoldsParameters(Constructor->getParent()))
-      Provided[*Name] = writeModuleParameters(*Holds, Constructor, Sources);
-  }
-  return Provided;
-}
-
-std::map<std::string, std::string> takeUsedFacts() {
-  return std::exchange(state().Used, {});
-}
-
-std::vector<std::string> takeFilesOpenedForNotes() {
-  return std::exchange(state().OpenedForNotes, {});
-}
-
-void forgetProjectSummaries() {
-  state().Read.clear();
-  state().ReadClasses.clear();
-  state().UnitOf = nullptr;
 }
 
 } // namespace torchtidy

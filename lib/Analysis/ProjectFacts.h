@@ -8,8 +8,11 @@
 // for each module class whose constructor it defines, whether that class
 // holds parameters, keyed by the class's mangled name. A unit
 // that calls a function it only declares reads the project's summary of it,
-// and records which one it read, so that a driver can lint it again when
-// that fact changes (tools/torchtidy/LintRun.cpp).
+// and records which one it read (UnitAnalysis.h), so that a driver can lint
+// it again when that fact changes (tools/torchtidy/LintRun.cpp).
+//
+// This file is the project's store of facts and how they are named; what a
+// unit provides and reads is the unit's analysis (UnitAnalysis.h).
 //
 // The single-file front-ends (the clang-tidy module, the compiler plugin)
 // read the same facts from an index that `torchtidy --index` wrote. Without
@@ -21,8 +24,7 @@
 #ifndef TORCHTIDY_ANALYSIS_PROJECTFACTS_H
 #define TORCHTIDY_ANALYSIS_PROJECTFACTS_H
 
-#include "Analysis/DeviceFlow.h"
-#include "Analysis/SummaryData.h"
+#include "clang/AST/DeclCXX.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -99,42 +101,10 @@ std::string factDigest(const std::optional<std::string> &Summary);
 /// that every includer defines itself).
 std::optional<std::string> projectName(const clang::FunctionDecl *F);
 
-/// Sets the facts that this thread's translation units are analysed against
-/// (null: none) and starts a new record of what they use. Called at the
-/// start of each unit.
-void useProjectFacts(const ProjectFacts *Facts);
-
-/// The project's summary of a function this unit calls but does not define,
-/// in terms of Declaration's parameters; null when there is none. Recorded
-/// as used.
-const FunctionSummary *projectSummaryOf(const clang::FunctionDecl *Declaration,
-                                        clang::ASTContext &Ctx);
-
-/// Whether a module class holds parameters: what this unit shows
-/// (moduleHoldsParameters in Model/Modules.h), else, when that rests on a
-/// constructor in another file, what the unit that defines it says
-/// (recorded as used; Constructor is that constructor). None when neither
-/// knows.
-std::optional<ModuleParametersFact>
-moduleParametersOf(const clang::CXXRecordDecl *ModuleClass,
-                   clang::ASTContext &Ctx);
-
-/// What this unit provides its project: the summaries of the functions its
-/// main file defines that other units can call (computed now, and cached
-/// for the unit's checks), and whether the module classes whose
-/// constructors it defines hold parameters.
-std::map<std::string, std::string> providedSummaries(clang::ASTContext &Ctx);
-
-/// What the unit's analysis used since useProjectFacts; clears the record.
-std::map<std::string, std::string> takeUsedFacts();
-
-/// The files of other units that notes from their summaries made this unit
-/// open, since useProjectFacts; clears the record. Not inputs of the unit:
-/// what it took from them is in its used facts.
-std::vector<std::string> takeFilesOpenedForNotes();
-
-/// Forgets the summaries read for the current unit (its AST is about to go).
-void forgetProjectSummaries();
+/// The name a module class's facts go by: "module:" and the mangled name of
+/// its type (the name its type_info has), the same in every unit; none for
+/// a class other units cannot name.
+std::optional<std::string> moduleFactName(const clang::CXXRecordDecl *Class);
 
 } // namespace torchtidy
 

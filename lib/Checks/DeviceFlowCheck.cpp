@@ -1,7 +1,7 @@
 //===--- DeviceFlowCheck.cpp - Base of checks fed by the analysis ---------===//
 
 #include "Checks/DeviceFlowCheck.h"
-#include "Analysis/AnalysisContext.h"
+#include "Analysis/UnitAnalysis.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -23,12 +23,9 @@ void DeviceFlowCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!Function || Function->isDependentContext())
     return;
-  report(deviceFlowOf(Function, *Result.Context), *Result.Context);
+  report(deviceFlowOf(Function), *Result.Context);
 }
 
-void DeviceFlowCheck::onEndOfTranslationUnit() {
-  forgetDeviceFlowResults();
-  ReportedSites.clear();
-}
+void DeviceFlowCheck::onEndOfTranslationUnit() { ReportedSites.clear(); }
 
 } // namespace torchtidy

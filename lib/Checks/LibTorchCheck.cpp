@@ -2,6 +2,7 @@
 
 #include "Checks/LibTorchCheck.h"
 #include "Analysis/ProjectFacts.h"
+#include "Analysis/UnitAnalysis.h"
 
 #include "llvm/ADT/StringSet.h"
 

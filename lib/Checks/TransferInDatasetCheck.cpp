@@ -1,7 +1,7 @@
 //===--- TransferInDatasetCheck.cpp - libtorch-transfer-in-dataset --------===//
 
 #include "Checks/TransferInDatasetCheck.h"
-#include "Analysis/AnalysisContext.h"
+#include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -61,7 +61,7 @@ void TransferInDatasetCheck::check(const MatchFinder::MatchResult &Result) {
   if (Method->isDependentContext()) // Its instantiations are analysed.
     return;
   llvm::ArrayRef<TransferInHelper> Transfers =
-      deviceFlowOf(Method, *Result.Context).HelperTransfers;
+      deviceFlowOf(Method).HelperTransfers;
   for (size_t I = 0; I < Transfers.size(); ++I) {
     const TransferInHelper &Transfer = Transfers[I];
     auto IsSameTransfer = [&](const TransferInHelper &Other) {
@@ -84,10 +84,6 @@ void TransferInDatasetCheck::check(const MatchFinder::MatchResult &Result) {
             << calleeDisplayName(Again.Call);
     NoteMethod();
   }
-}
-
-void TransferInDatasetCheck::onEndOfTranslationUnit() {
-  forgetDeviceFlowResults();
 }
 
 } // namespace torchtidy

@@ -24,7 +24,6 @@ public:
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   /// Forgets the analysis' results, as the device-flow checks do: the next
   /// unit's AST is another.
-  void onEndOfTranslationUnit() override;
 };
 
 } // namespace torchtidy

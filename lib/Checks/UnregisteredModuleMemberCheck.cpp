@@ -4,7 +4,7 @@
 #include "Checks/UnregisteredModuleMemberCheck.h"
 #include "Analysis/FunctionFacts.h"
 #include "Analysis/ModuleMembers.h"
-#include "Analysis/ProjectFacts.h"
+#include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -120,7 +120,8 @@ void UnregisteredModuleMemberCheck::check(
     return;
   // A constructor defined in another file may register anything: the
   // members are not judged from here (ModuleMembers.h).
-  const ModuleMembers Members = collectModuleMembers(Class);
+  const ModuleMembers &Members =
+      *UnitAnalysis::of(*Result.Context).moduleMembersOf(Class);
   llvm::SmallVector<UnregisteredMember, 8> Unregistered;
   bool RegistersAny = false;
   for (const auto &[Field, Use] : Members.Members) {
@@ -146,7 +147,7 @@ void UnregisteredModuleMemberCheck::check(
     const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());
     std::optional<ModuleParametersFact> SubmoduleWeights;
     if (Use.IsSubmodule)
-      SubmoduleWeights = moduleParametersOf(Submodule, *Result.Context);
+      SubmoduleWeights = moduleParametersOf(Submodule);
     MemberKind Kind;
     SourceLocation WeightsRegisteredAt;
     if (!Use.IsSubmodule) {

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/DeviceFlow.h"
-#include "Analysis/AnalysisContext.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -47,8 +46,6 @@ Analysed analyse(const std::string &Code) {
     A.Result = analyzeDeviceFlow(A.F, Ctx);
     A.Summary = summarizeDeviceFlow(A.F, Ctx);
   }
-  // The next test's AST may reuse this one's addresses.
-  forgetDeviceFlowResults();
   return A;
 }
 

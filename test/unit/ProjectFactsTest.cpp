@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/ProjectFacts.h"
-#include "Analysis/AnalysisContext.h"
+#include "Analysis/UnitAnalysis.h"
 #include "Analysis/SummaryData.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -81,13 +81,12 @@ std::string written(const std::string &Code) {
   }
   Parsed P = parse(Code, Path);
   const FunctionSummary *Summary =
-      deviceFlowSummaryOf(P.F, P.Unit->getASTContext());
+      deviceFlowSummaryOf(P.F);
   EXPECT_TRUE(Summary);
   std::string Text =
       Summary ? writeSummary(*Summary, P.F,
                              P.Unit->getASTContext().getSourceManager())
               : "";
-  forgetDeviceFlowResults();
   return Text;
 }
 

@@ -4,6 +4,7 @@
 #include "ResultCache.h"
 #include "SharedPrefixPch.h"
 
+#include "Analysis/UnitAnalysis.h"
 #include "Frontend/PrecompiledVTables.h"
 #include "Frontend/UserCodeScope.h"
 
@@ -110,10 +111,11 @@ public:
   ProjectFactsConsumer(Moment When, UnitFacts &Facts)
       : When(When), Facts(Facts) {}
   void HandleTranslationUnit(ASTContext &Context) override {
+    UnitAnalysis &Unit = UnitAnalysis::of(Context);
     if (When == BeforeChecks)
-      Facts.Summaries.merge(providedSummaries(Context));
+      Facts.Summaries.merge(Unit.providedFacts());
     else
-      Facts.Used.merge(takeUsedFacts());
+      Facts.Used.merge(Unit.takeUsedFacts());
   }
 
 private:
@@ -162,7 +164,10 @@ public:
     const SourceManager &Sources = Compiler.getSourceManager();
     // Another unit's file that a note from its facts points into is not an
     // input: the facts are, and the used facts' digests stand for them.
-    std::vector<std::string> NoteFiles = takeFilesOpenedForNotes();
+    std::vector<std::string> NoteFiles;
+    if (Compiler.hasASTContext())
+      NoteFiles =
+          UnitAnalysis::of(Compiler.getASTContext()).takeFilesOpenedForNotes();
     for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end(); ++It)
       if (!llvm::is_contained(NoteFiles, It->first.getName()))
         record(It->first.getName());

@@ -1,0 +1,317 @@
+//===--- UnitAnalysis.cpp - What the analysis knows of one unit -----------===//
+
+#include "Analysis/UnitAnalysis.h"
+#include "Analysis/ModuleMembers.h"
+#include "Analysis/ProjectFacts.h"
+#include "Model/Modules.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <cassert>
+#include <mutex>
+
+using namespace clang;
+
+namespace torchtidy {
+namespace {
+
+/// Every live unit's state, by its ASTContext. Units are analysed on
+/// several threads at once (torchtidy -j); each unit on one.
+struct UnitRegistry {
+  std::mutex Lock;
+  llvm::DenseMap<const ASTContext *, std::unique_ptr<UnitAnalysis>> Units;
+};
+UnitRegistry &registry() {
+  static UnitRegistry Registry;
+  return Registry;
+}
+
+/// Called by ~ASTContext, before its memory can be reused.
+void forgetUnit(void *Ctx) {
+  std::unique_ptr<UnitAnalysis> Gone;
+  {
+    UnitRegistry &Registry = registry();
+    std::lock_guard<std::mutex> Guard(Registry.Lock);
+    auto It = Registry.Units.find(static_cast<const ASTContext *>(Ctx));
+    if (It == Registry.Units.end())
+      return;
+    Gone = std::move(It->second);
+    Registry.Units.erase(It);
+  }
+  // Destroyed outside the lock: other threads' units go on meanwhile.
+}
+
+const ProjectFacts *&factsForNewUnits() {
+  thread_local const ProjectFacts *Facts = nullptr;
+  return Facts;
+}
+
+/// The function definitions at D, or in it when it is a namespace, an
+/// `extern "C"` block or the translation unit: out-of-line methods are
+/// lexically there.
+void collectDefinitions(const Decl *D,
+                        std::vector<const FunctionDecl *> &Found) {
+  if (const auto *F = dyn_cast<FunctionDecl>(D)) {
+    if (F->doesThisDeclarationHaveABody())
+      Found.push_back(F);
+  } else if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) ||
+             isa<TranslationUnitDecl>(D)) {
+    for (const Decl *Inner : cast<DeclContext>(D)->decls())
+      collectDefinitions(Inner, Found);
+  }
+}
+
+} // namespace
+
+UnitAnalysis &UnitAnalysis::of(const ASTContext &Ctx) {
+  UnitRegistry &Registry = registry();
+  std::lock_guard<std::mutex> Guard(Registry.Lock);
+  std::unique_ptr<UnitAnalysis> &Slot = Registry.Units[&Ctx];
+  if (!Slot) {
+    // The analysis changes nothing in the AST; it needs the context only to
+    // hand it on to the code that reads the AST.
+    auto &Mutable = const_cast<ASTContext &>(Ctx);
+    Slot.reset(new UnitAnalysis(Mutable, factsForNewUnits()));
+    Ctx.AddDeallocation(forgetUnit, &Mutable);
+  }
+  return *Slot;
+}
+
+size_t UnitAnalysis::liveUnitCount() {
+  UnitRegistry &Registry = registry();
+  std::lock_guard<std::mutex> Guard(Registry.Lock);
+  return Registry.Units.size();
+}
+
+UnitAnalysis::UnitAnalysis(ASTContext &Ctx, const ProjectFacts *Facts)
+    : Ctx(Ctx), Facts(Facts) {}
+
+UnitAnalysis::~UnitAnalysis() = default;
+
+const DeviceFlowResult &
+UnitAnalysis::deviceFlowOf(const FunctionDecl *Function) {
+  assert(&Function->getASTContext() == &Ctx && "a function of another unit");
+  std::unique_ptr<DeviceFlowResult> &Slot = Flows[Function];
+  if (!Slot)
+    Slot = std::make_unique<DeviceFlowResult>(analyzeDeviceFlow(Function, Ctx));
+  return *Slot;
+}
+
+const FunctionSummary *
+UnitAnalysis::summaryOf(const FunctionDecl *Definition) {
+  assert(&Definition->getASTContext() == &Ctx && "a function of another unit");
+  auto Found = Summaries.find(Definition);
+  if (Found != Summaries.end())
+    return Found->second.get();
+  if (SummaryNesting >= MaxSummaryNesting)
+    return nullptr;
+  Summaries[Definition] = nullptr; // In progress: recursion sees null.
+  ++SummaryNesting;
+  auto Summary =
+      std::make_unique<FunctionSummary>(summarizeDeviceFlow(Definition, Ctx));
+  --SummaryNesting;
+  // The map may have grown while the callee's own callees were summarised:
+  // look the slot up again.
+  std::unique_ptr<FunctionSummary> &Slot = Summaries[Definition];
+  Slot = std::move(Summary);
+  return Slot.get();
+}
+
+const ModuleMembers *
+UnitAnalysis::moduleMembersOf(const CXXRecordDecl *Class) {
+  if (!Class || !isModuleClass(Class) || Class->isDependentContext())
+    return nullptr;
+  assert(&Class->getASTContext() == &Ctx && "a class of another unit");
+  std::unique_ptr<ModuleMembers> &Slot = Members[Class];
+  if (!Slot)
+    Slot = std::make_unique<ModuleMembers>(collectModuleMembers(Class));
+  return Slot.get();
+}
+
+const MovedFields &UnitAnalysis::movedFieldsOf(const CXXRecordDecl *Class) {
+  assert(&Class->getASTContext() == &Ctx && "a class of another unit");
+  auto [It, Inserted] = Owners.try_emplace(Class);
+  // Modules move what they registered (ModuleMembers.h), whatever an
+  // override of `to` says; templates are read through their instantiations.
+  if (Inserted && !isModuleClass(Class) && !Class->isDependentContext() &&
+      Class->hasDefinition())
+    if (std::optional<MovedFields> Moved =
+            collectMovedFields(Class->getDefinition()))
+      It->second = std::move(*Moved);
+  return It->second;
+}
+
+llvm::StringRef UnitAnalysis::unitName() {
+  if (!Name) {
+    const SourceManager &Sources = Ctx.getSourceManager();
+    OptionalFileEntryRef Main =
+        Sources.getFileEntryRefForID(Sources.getMainFileID());
+    Name = Main ? projectUnitName(
+                      Sources.getFileManager().getCanonicalName(*Main))
+                : "";
+  }
+  return *Name;
+}
+
+/// Records the fact a unit read. Should the unit read a name again and find
+/// another fact there, the first one stays: what the unit concluded may
+/// rest on either, and a record that differs from the project's has the
+/// unit linted again.
+void UnitAnalysis::recordUsed(llvm::StringRef FactName,
+                              const std::optional<std::string> &Text) {
+  Used.try_emplace(FactName.str(), factDigest(Text));
+}
+
+const FunctionSummary *
+UnitAnalysis::projectSummaryOf(const FunctionDecl *Declaration) {
+  if (!Facts)
+    return nullptr;
+  Declaration = Declaration->getCanonicalDecl();
+  assert(&Declaration->getASTContext() == &Ctx && "a function of another unit");
+  auto Known = ProjectSummaries.find(Declaration);
+  if (Known != ProjectSummaries.end())
+    return Known->second.get();
+  std::unique_ptr<FunctionSummary> &Slot = ProjectSummaries[Declaration];
+  std::optional<std::string> FactName = projectName(Declaration);
+  if (!FactName)
+    return nullptr;
+  std::optional<std::string> Text = Facts->summaryOf(*FactName, unitName());
+  recordUsed(*FactName, Text);
+  if (!Text)
+    return nullptr;
+  if (std::optional<FunctionSummary> Summary = readSummary(
+          *Text, Declaration, Ctx.getSourceManager(), OpenedForNotes))
+    Slot = std::make_unique<FunctionSummary>(std::move(*Summary));
+  return Slot.get();
+}
+
+std::optional<ModuleParametersFact>
+UnitAnalysis::moduleParametersOf(const CXXRecordDecl *ModuleClass) {
+  if (std::optional<bool> Seen = moduleHoldsParameters(ModuleClass))
+    return ModuleParametersFact{*Seen, {}};
+  if (!Facts || !ModuleClass)
+    return std::nullopt;
+  ModuleClass = ModuleClass->getCanonicalDecl();
+  assert(&ModuleClass->getASTContext() == &Ctx && "a class of another unit");
+  auto Known = ProjectClasses.find(ModuleClass);
+  if (Known != ProjectClasses.end())
+    return Known->second;
+  std::optional<ModuleParametersFact> &Slot = ProjectClasses[ModuleClass];
+  std::optional<std::string> FactName = moduleFactName(ModuleClass);
+  if (!FactName)
+    return std::nullopt;
+  std::optional<std::string> Text = Facts->summaryOf(*FactName, unitName());
+  recordUsed(*FactName, Text);
+  if (Text)
+    Slot = readModuleParameters(*Text, Ctx.getSourceManager(), OpenedForNotes);
+  return Slot;
+}
+
+std::map<std::string, std::string> UnitAnalysis::providedFacts() {
+  const SourceManager &Sources = Ctx.getSourceManager();
+  // The traversal scope is the user's code when a front-end limited it
+  // (UserCodeScope.h): the declarations of a precompiled LibTorch are not
+  // loaded just to be skipped.
+  std::vector<const FunctionDecl *> Definitions;
+  for (const Decl *D : Ctx.getTraversalScope())
+    collectDefinitions(D, Definitions);
+  std::map<std::string, std::string> Provided;
+  for (const FunctionDecl *F : Definitions) {
+    if (!Sources.isInMainFile(Sources.getExpansionLoc(F->getLocation())))
+      continue;
+    std::optional<std::string> FactName = projectName(F);
+    if (!FactName)
+      continue;
+    if (const FunctionSummary *Summary = summaryOf(F))
+      Provided[*FactName] = writeSummary(*Summary, F, Sources);
+  }
+  // A module class whose constructor is here is judged here; a unit that
+  // only includes its header cannot.
+  for (const FunctionDecl *F : Definitions) {
+    const auto *Constructor = dyn_cast<CXXConstructorDecl>(F);
+    if (!Constructor || !isModuleClass(Constructor->getParent()) ||
+        !Sources.isInMainFile(Sources.getExpansionLoc(F->getLocation())))
+      continue;
+    std::optional<std::string> FactName =
+        moduleFactName(Constructor->getParent());
+    if (!FactName || Provided.count(*FactName))
+      continue;
+    if (std::optional<bool> Holds =
+            moduleHoldsParameters(Constructor->getParent()))
+      Provided[*FactName] = writeModuleParameters(*Holds, Constructor, Sources);
+  }
+  return Provided;
+}
+
+std::map<std::string, std::string> UnitAnalysis::takeUsedFacts() {
+  return std::exchange(Used, {});
+}
+
+std::vector<std::string> UnitAnalysis::takeFilesOpenedForNotes() {
+  return std::exchange(OpenedForNotes, {});
+}
+
+void useProjectFacts(const ProjectFacts *Facts) { factsForNewUnits() = Facts; }
+
+const DeviceFlowResult &deviceFlowOf(const FunctionDecl *Function) {
+  return UnitAnalysis::of(Function->getASTContext()).deviceFlowOf(Function);
+}
+
+const FunctionSummary *deviceFlowSummaryOf(const FunctionDecl *Definition) {
+  return UnitAnalysis::of(Definition->getASTContext()).summaryOf(Definition);
+}
+
+const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration) {
+  return UnitAnalysis::of(Declaration->getASTContext())
+      .projectSummaryOf(Declaration);
+}
+
+std::optional<ModuleParametersFact>
+moduleParametersOf(const CXXRecordDecl *ModuleClass) {
+  if (!ModuleClass) { // No unit to ask: what the model says of no class.
+    std::optional<bool> Seen = moduleHoldsParameters(nullptr);
+    return Seen ? std::optional<ModuleParametersFact>({*Seen, {}})
+                : std::nullopt;
+  }
+  return UnitAnalysis::of(ModuleClass->getASTContext())
+      .moduleParametersOf(ModuleClass);
+}
+
+/// What Field's unit shows of it as a member of its module class, or null
+/// when it is none (or the class cannot be judged).
+static const ModuleMember *moduleMemberOf(const FieldDecl *Field) {
+  const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
+  if (!Class)
+    return nullptr;
+  const ModuleMembers *Members =
+      UnitAnalysis::of(Field->getASTContext()).moduleMembersOf(Class);
+  if (!Members)
+    return nullptr;
+  auto It = Members->Members.find(Field);
+  return It == Members->Members.end() ? nullptr : &It->second;
+}
+
+bool isUnregisteredModuleMember(const FieldDecl *Field) {
+  const ModuleMember *Member = moduleMemberOf(Field);
+  return Member && !Member->Registered;
+}
+
+bool isRegisteredModuleMember(const FieldDecl *Field) {
+  const ModuleMember *Member = moduleMemberOf(Field);
+  return Member && Member->Registered;
+}
+
+bool movesWithItsObject(const FieldDecl *Field) {
+  const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Field->getParent());
+  return Class &&
+         UnitAnalysis::of(Field->getASTContext()).movedFieldsOf(Class).contains(
+             Field);
+}
+
+bool isDeviceOwningClass(const CXXRecordDecl *Class) {
+  return Class &&
+         !UnitAnalysis::of(Class->getASTContext()).movedFieldsOf(Class).empty();
+}
+
+} // namespace torchtidy
