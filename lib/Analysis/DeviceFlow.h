@@ -59,13 +59,17 @@ struct MixedDeviceSite {
   std::vector<const clang::CallExpr *> LaterUses;
 };
 
-/// `x.to(d);` as a statement: tensors are not moved in place.
+/// `x.to(d);` with its result thrown away (FunctionFacts::isDiscardedValue):
+/// tensors are not moved in place.
 struct DroppedMigration {
   const clang::CallExpr *Call = nullptr;
   Operand Object;
   std::string Migration; ///< ".to(device)"
   /// Whether `x = ` can be inserted in front: x is a non-const lvalue.
   bool Assignable = false;
+  /// `(void)x.to(d)`: the cast that throws the result away, which the fix
+  /// replaces.
+  const clang::ExplicitCastExpr *VoidCast = nullptr;
 };
 
 /// A grad-carrying tensor kept across loop iterations.

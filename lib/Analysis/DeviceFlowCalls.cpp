@@ -333,6 +333,7 @@ AbstractValue DeviceFlowPass::evalTensorMigration(const CallExpr *Call) {
       Dropped.Assignable = storageKeyOf(Target).has_value() &&
                            !Target->getType().isConstQualified() &&
                            Target->isLValue();
+      Dropped.VoidCast = Facts.voidCastDiscarding(Call);
       Result.DroppedMigrations.push_back(std::move(Dropped));
     }
     AbstractValue Stayed = Source;

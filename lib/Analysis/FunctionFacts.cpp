@@ -72,15 +72,36 @@ public:
   FactsCollector(FunctionFacts &Facts, SourceLocation BodyEnd)
       : Facts(Facts), BodyEnd(BodyEnd) {}
 
-  bool VisitForStmt(ForStmt *S) { return addLoop(S); }
-  bool VisitWhileStmt(WhileStmt *S) { return addLoop(S); }
-  bool VisitDoStmt(DoStmt *S) { return addLoop(S); }
-  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) { return addLoop(S); }
+  bool VisitForStmt(ForStmt *S) {
+    addDiscardedStatement(S->getInit());
+    addDiscardedStatement(S->getInc());
+    addDiscardedStatement(S->getBody());
+    return addLoop(S);
+  }
+  bool VisitWhileStmt(WhileStmt *S) {
+    addDiscardedStatement(S->getBody());
+    return addLoop(S);
+  }
+  bool VisitDoStmt(DoStmt *S) {
+    addDiscardedStatement(S->getBody());
+    return addLoop(S);
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    addDiscardedStatement(S->getBody());
+    return addLoop(S);
+  }
+  bool VisitSwitchCase(SwitchCase *Case) {
+    addDiscardedStatement(Case->getSubStmt());
+    return true;
+  }
+  bool VisitLabelStmt(LabelStmt *Label) {
+    addDiscardedStatement(Label->getSubStmt());
+    return true;
+  }
 
   bool VisitCompoundStmt(CompoundStmt *Block) {
     for (Stmt *Child : Block->body()) {
-      if (auto *E = dyn_cast<Expr>(Child))
-        Facts.DiscardedValues.insert(ignoreValuePreserving(E));
+      addDiscardedStatement(Child);
       // A guard declared here sets autograd recording until the block ends.
       if (auto *Decl = dyn_cast<DeclStmt>(Child))
         for (const clang::Decl *D : Decl->decls())
@@ -92,6 +113,8 @@ public:
   }
 
   bool VisitIfStmt(IfStmt *If) {
+    addDiscardedStatement(If->getThen());
+    addDiscardedStatement(If->getElse());
     if (usesRemainder(If->getCond())) {
       Facts.PeriodicBranches.push_back(If->getThen()->getSourceRange());
       if (const Stmt *Else = If->getElse())
@@ -116,9 +139,13 @@ public:
     return true;
   }
 
-  bool VisitBinaryOperator(BinaryOperator *Assign) {
-    if (Assign->isAssignmentOp())
-      noteAssignment(Assign->getLHS(), Assign->getRHS());
+  bool VisitBinaryOperator(BinaryOperator *Binary) {
+    if (Binary->isAssignmentOp())
+      noteAssignment(Binary->getLHS(), Binary->getRHS());
+    // `(a.to(d), b)`: the left side's value is thrown away, whatever
+    // becomes of the comma's.
+    if (Binary->getOpcode() == BO_Comma)
+      addDiscarded(Binary->getLHS());
     return true;
   }
 
@@ -145,6 +172,31 @@ private:
       if (usesRemainder(Child))
         return true;
     return false;
+  }
+
+  void addDiscardedStatement(const Stmt *S) {
+    if (const auto *E = dyn_cast_or_null<Expr>(S))
+      addDiscarded(E);
+  }
+
+  /// E's value is thrown away, and with it those of the operands that give
+  /// it its value: both sides of a comma, both arms of a `?:`, what a cast
+  /// to void casts.
+  void addDiscarded(const Expr *E, const ExplicitCastExpr *VoidCast = nullptr) {
+    E = ignoreValuePreserving(E);
+    if (!E || !Facts.DiscardedValues.try_emplace(E, VoidCast).second)
+      return;
+    if (const auto *Comma = dyn_cast<BinaryOperator>(E);
+        Comma && Comma->getOpcode() == BO_Comma) {
+      addDiscarded(Comma->getLHS());
+      addDiscarded(Comma->getRHS());
+    } else if (const auto *Choice = dyn_cast<ConditionalOperator>(E)) {
+      addDiscarded(Choice->getTrueExpr());
+      addDiscarded(Choice->getFalseExpr());
+    } else if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
+               Cast && Cast->getType()->isVoidType()) {
+      addDiscarded(Cast->getSubExpr(), Cast);
+    }
   }
 
   void noteAssignment(const Expr *Target, const Expr *Value) {
@@ -292,6 +344,11 @@ bool FunctionFacts::isModifiedInside(const ValueDecl *D,
 
 bool FunctionFacts::isDiscardedValue(const Expr *E) const {
   return DiscardedValues.contains(ignoreValuePreserving(E));
+}
+
+const ExplicitCastExpr *
+FunctionFacts::voidCastDiscarding(const Expr *E) const {
+  return DiscardedValues.lookup(ignoreValuePreserving(E));
 }
 
 bool FunctionFacts::isBackpropagatedOrEscapes(StorageKey Key) const {

@@ -77,8 +77,13 @@ public:
   /// `if (step % 100 == 0)`: code that runs once per interval, not every
   /// iteration.
   bool isInPeriodicBranch(const clang::Stmt *S) const;
-  /// The expression is a statement on its own: its value is discarded.
+  /// The expression's value is thrown away: it is a statement on its own
+  /// (in a block, or the body of an `if` or a loop), the third clause of a
+  /// `for`, an operand of a comma whose left side it is or whose value is
+  /// thrown away, or cast to void.
   bool isDiscardedValue(const clang::Expr *E) const;
+  /// The cast to void that throws E's value away (`(void)x.to(d);`), or null.
+  const clang::ExplicitCastExpr *voidCastDiscarding(const clang::Expr *E) const;
   /// The storage reaches backward()/autograd::grad, or is returned, directly
   /// or through the local variables computed from it
   /// (`auto loss = -(torch::stack(log_probs) * r).sum(); loss.backward();`).
@@ -98,7 +103,9 @@ private:
   };
   llvm::SmallVector<GradModeRegion, 2> GradModeRegions;
   llvm::SmallVector<clang::SourceRange, 2> PeriodicBranches;
-  llvm::DenseSet<const clang::Expr *> DiscardedValues;
+  /// Each discarded value, with the cast to void that discards it, if any.
+  llvm::DenseMap<const clang::Expr *, const clang::ExplicitCastExpr *>
+      DiscardedValues;
   llvm::DenseSet<StorageKey> BackpropagatedOrEscaping;
   /// The storage each local variable is initialized or assigned from.
   llvm::DenseMap<const clang::Decl *, llvm::DenseSet<StorageKey>> ComputedFrom;

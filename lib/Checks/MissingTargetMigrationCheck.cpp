@@ -3,6 +3,7 @@
 
 #include "Checks/MissingTargetMigrationCheck.h"
 #include "Checks/FindingWording.h"
+#include "Model/SourceText.h"
 
 using namespace clang;
 
@@ -52,9 +53,20 @@ void MissingTargetMigrationCheck::reportDroppedMigration(
                    "place, so '%0' stays on %2")
               << Dropped.Object.Spelling << Dropped.Migration
               << Dropped.Object.Value.Where.describe();
-  if (Dropped.Assignable && !Dropped.Call->getBeginLoc().isMacroID())
-    Diag << FixItHint::CreateInsertion(Dropped.Call->getBeginLoc(),
-                                       Dropped.Object.Spelling + " = ");
+  if (!Dropped.Assignable || Dropped.Call->getBeginLoc().isMacroID())
+    return;
+  std::string Assignment = Dropped.Object.Spelling + " = ";
+  if (!Dropped.VoidCast) {
+    Diag << FixItHint::CreateInsertion(Dropped.Call->getBeginLoc(), Assignment);
+    return;
+  }
+  // `(void)x.to(d)`, `static_cast<void>(x.to(d))`: the cast goes.
+  std::string Call = writtenText(Dropped.Call->getSourceRange(), Ctx);
+  if (!Call.empty() && !Dropped.VoidCast->getBeginLoc().isMacroID() &&
+      !Dropped.VoidCast->getEndLoc().isMacroID())
+    Diag << FixItHint::CreateReplacement(
+        CharSourceRange::getTokenRange(Dropped.VoidCast->getSourceRange()),
+        Assignment + Call);
 }
 
 void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
