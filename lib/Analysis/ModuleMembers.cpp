@@ -308,10 +308,14 @@ bool declaresForward(const CXXRecordDecl *Class) {
 
 ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
   ModuleMembers Result;
+  // A class that an error made invalid may have lost its constructors'
+  // bodies (clang drops them): what they register is unknown.
   Result.AllConstructorsSeen =
+      !ModuleClass->isInvalidDecl() &&
       llvm::all_of(ModuleClass->ctors(), [](const CXXConstructorDecl *Ctor) {
-        return Ctor->isImplicit() || Ctor->isDefaulted() || Ctor->isDeleted() ||
-               Ctor->hasBody();
+        return !Ctor->isInvalidDecl() &&
+               (Ctor->isImplicit() || Ctor->isDefaulted() ||
+                Ctor->isDeleted() || Ctor->hasBody());
       });
   if (!Result.AllConstructorsSeen)
     return Result;

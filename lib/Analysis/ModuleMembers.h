@@ -9,7 +9,8 @@
 // device.
 //
 // A class with a constructor this translation unit does not define is not
-// judged: that constructor may register anything.
+// judged: that constructor may register anything. Nor is a class that an
+// error made invalid: clang drops the bodies it could not make sense of.
 //
 //===----------------------------------------------------------------------===//
 

@@ -21,7 +21,9 @@ void DeviceFlowCheck::registerMatchers(MatchFinder *Finder) {
 
 void DeviceFlowCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  if (!Function || Function->isDependentContext())
+  // A function an error made invalid is code clang could not make sense
+  // of: no finding rests on it.
+  if (!Function || Function->isDependentContext() || Function->isInvalidDecl())
     return;
   report(deviceFlowOf(Function), *Result.Context);
 }
