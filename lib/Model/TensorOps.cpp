@@ -191,6 +191,23 @@ const Expr *lossPrediction(const CallExpr *Call) {
   return nullptr;
 }
 
+/// The tensors given to the setters of the options that Arg builds, as
+/// written in its chain: `CrossEntropyFuncOptions().weight(w).reduction(...)`
+/// gives `w`. Options built elsewhere (a variable) give none: unknown.
+static void collectOptionsTensors(const Expr *Arg,
+                                  llvm::SmallVectorImpl<const Expr *> &Out) {
+  for (unsigned Depth = 0; Arg && Depth < 32; ++Depth) {
+    Arg = ignoreValuePreserving(Arg);
+    const auto *Setter = dyn_cast<CXXMemberCallExpr>(Arg);
+    if (!Setter || !isModuleOptionsType(Setter->getObjectType()))
+      return;
+    for (const Expr *Value : Setter->arguments())
+      if (isTensorType(Value->getType()))
+        Out.push_back(Value);
+    Arg = Setter->getImplicitObjectArgument();
+  }
+}
+
 llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
   llvm::SmallVector<const Expr *, 4> Operands;
   const Expr *Object = callObject(Call);
@@ -203,6 +220,10 @@ llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
       continue;
     if (isTensorType(Arg->getType())) {
       Operands.push_back(Arg);
+      continue;
+    }
+    if (isModuleOptionsType(Arg->getType())) {
+      collectOptionsTensors(Arg, Operands);
       continue;
     }
     if (!isTensorSequenceType(Arg->getType()))

@@ -53,7 +53,9 @@ TorchCallKind classifyCall(const clang::CallExpr *Call);
 
 /// The arguments of a call that carry tensors, in source order (the object of
 /// a method call first). TensorList arguments (`torch::cat({a, b})`) are
-/// flattened into their element expressions.
+/// flattened into their element expressions, and an nn options argument
+/// built in the call (`CrossEntropyFuncOptions().weight(w)`) gives the
+/// tensors its setters were given.
 llvm::SmallVector<const clang::Expr *, 4>
 tensorOperands(const clang::CallExpr *Call);
 

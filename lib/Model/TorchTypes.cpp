@@ -31,6 +31,14 @@ bool isDeviceSpecType(QualType T) {
          isRecordNamed(RD, "c10::TensorOptions");
 }
 
+bool isModuleOptionsType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD || !RD->getIdentifier())
+    return false;
+  return llvm::StringRef(stableQualifiedName(RD)).starts_with("torch::nn::") &&
+         RD->getName().ends_with("Options");
+}
+
 bool isTensorContainerType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)

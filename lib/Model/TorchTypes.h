@@ -40,6 +40,11 @@ bool isTensorType(clang::QualType T);
 bool isDeviceSpecType(clang::QualType T);
 bool isTensorOptionsType(clang::QualType T);
 bool isTensorContainerType(clang::QualType T);
+/// The options of a torch::nn layer, loss or functional
+/// (`torch::nn::functional::CrossEntropyFuncOptions`,
+/// `torch::nn::BCEWithLogitsLossOptions`): some carry tensors
+/// (`.weight(w)`, `.pos_weight(p)`) that the op uses with its operands.
+bool isModuleOptionsType(clang::QualType T);
 /// std::pair or std::tuple with a tensor (or such a tuple) among its
 /// elements: what models return from forward() and helpers return in pairs.
 bool isTensorTupleType(clang::QualType T);
