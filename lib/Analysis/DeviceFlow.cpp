@@ -24,14 +24,29 @@ namespace torchtidy {
 namespace detail {
 namespace {
 
-State joinStates(const State &A, const State &B) {
+/// Joins the states of two paths. Storage that one path stored and the
+/// other did not is, on the other path, what it was before the function
+/// stored anything (BeforeStores), when it existed then: a parameter, a
+/// field of `this`, a global. A module parameter moved in one branch is on
+/// its new device or where the caller put it, not on its new device alone.
+/// A local variable one path has not stored is not declared on that path.
+State joinStates(
+    const State &A, const State &B,
+    llvm::function_ref<std::optional<AbstractValue>(StorageKey)> BeforeStores) {
   State Result = A;
+  for (auto &[Key, Value] : Result)
+    if (!B.count(Key))
+      if (std::optional<AbstractValue> Before = BeforeStores(Key))
+        Value = Value.join(*Before);
   for (const auto &[Key, Value] : B) {
     auto It = Result.find(Key);
-    if (It == Result.end())
-      Result.insert({Key, Value});
-    else
+    if (It != Result.end()) {
       It->second = It->second.join(Value);
+    } else if (std::optional<AbstractValue> Before = BeforeStores(Key)) {
+      Result.insert({Key, Before->join(Value)});
+    } else {
+      Result.insert({Key, Value});
+    }
   }
   return Result;
 }
@@ -100,7 +115,10 @@ std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
       if (!SuccIn) {
         SuccIn = Out;
       } else {
-        State Joined = joinStates(*SuccIn, Out);
+        State Joined =
+            joinStates(*SuccIn, Out, [this](StorageKey Key) {
+              return valueBeforeStores(Key);
+            });
         if (sameStates(Joined, *SuccIn))
           continue;
         SuccIn = std::move(Joined);
@@ -271,6 +289,32 @@ AbstractValue DeviceFlowPass::evalUncached(const Expr *E) {
   for (const Stmt *Child : E->children())
     if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
       eval(ChildExpr);
+  return AbstractValue::unknown();
+}
+
+std::optional<AbstractValue>
+DeviceFlowPass::valueBeforeStores(StorageKey Key) const {
+  // A variable of this body did not exist before it; nor did its fields.
+  const auto *Var = dyn_cast_or_null<VarDecl>(Key.first);
+  bool DeclaredHere = Var && !isa<ParmVarDecl>(Var) &&
+                      Var->isLocalVarDeclOrParm() &&
+                      Var->getDeclContext() == Function;
+  if (DeclaredHere || (Key.first && !Var))
+    return std::nullopt;
+  if (const auto *Parm = dyn_cast_or_null<ParmVarDecl>(Key.first);
+      Parm && Parm->getDeclContext() != Function)
+    return std::nullopt; // A parameter of a lambda's own or a callee's.
+  // As a read of storage nothing stored yet is (evalDeclRef, evalMember).
+  const ValueDecl *Read = Key.second ? Key.second : Key.first;
+  bool IsDeviceSpec = Read && isDeviceSpecType(Read->getType());
+  if (!Key.first || !Key.second || IsDeviceSpec)
+    if (std::optional<AbstractValue> Entry = entryValue(Read))
+      return Entry;
+  if (!Key.second && IsDeviceSpec && Var && Var->isLocalVarDeclOrParm()) {
+    AbstractValue V;
+    V.Where = Placement::on(DeviceSet::anyDevice(), Var);
+    return V;
+  }
   return AbstractValue::unknown();
 }
 

@@ -92,6 +92,11 @@ private:
   /// Where a parameter, or a field of `this`, is before the function assigns
   /// it, when the function's kind says so; unknown otherwise.
   std::optional<AbstractValue> entryValue(const ValueDecl *D) const;
+  /// What storage that existed before the function (a parameter, a field of
+  /// `this`, a global or a captured variable) holds while the function has
+  /// not stored to it, as a read of it finds; none for the function's own
+  /// variables.
+  std::optional<AbstractValue> valueBeforeStores(StorageKey Key) const;
   /// The function a call runs and its summary: this TU's own when it
   /// defines the function, else the project's (ProjectFacts.h). The
   /// summary's parameters are the returned declaration's. Null when the call
