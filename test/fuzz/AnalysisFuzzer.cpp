@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LintRun.h"
+#include "Lint/LintRun.h"
 #include "ProgramGenerator.h"
 
 #include "clang/Tooling/CompilationDatabase.h"

@@ -11,12 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FindingWriters.h"
 #include "Frontend/CheckTable.h"
-#include "LintRun.h"
-#include "ResultCache.h"
-#include "RuntimeCommands.h"
-#include "SharedPrefixPch.h"
+#include "Lint/FindingWriters.h"
+#include "Lint/LintRun.h"
+#include "Lint/ResultCache.h"
+#include "Lint/SharedPrefixPch.h"
+#include "Runtime/RuntimeCommands.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
