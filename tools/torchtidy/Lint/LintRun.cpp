@@ -1,6 +1,7 @@
 //===--- LintRun.cpp - torchtidy over a compilation database --------------===//
 
 #include "LintRun.h"
+#include "ParseSetup.h"
 #include "ResultCache.h"
 #include "SharedPrefixPch.h"
 
@@ -15,7 +16,6 @@
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Serialization/ASTReader.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
-#include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Config/llvm-config.h"
@@ -28,7 +28,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -65,19 +64,6 @@ std::vector<std::string> LintSession::enabledChecks(llvm::StringRef File) {
 #else
   return getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
 #endif
-}
-
-bool isCompilerError(const Finding &F) {
-  return F.DiagnosticName == "clang-diagnostic-error";
-}
-
-std::string absolutePath(const Finding &F, llvm::StringRef Path) {
-  if (Path.empty() || llvm::sys::path::is_absolute(Path))
-    return Path.str();
-  llvm::SmallString<256> Absolute(F.BuildDirectory);
-  llvm::sys::path::append(Absolute, Path);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return std::string(Absolute);
 }
 
 /// Sorted by absolute file, offset, check and message: the same output
@@ -247,16 +233,6 @@ LintSession::adjustedCommand(const tooling::CompilationDatabase &Database,
       withOptionsArguments(Command.CommandLine, Command.Filename),
       Command.Filename);
   return Command;
-}
-
-void setUpPreprocessorAsTheLintDoes(CompilerInvocation &Invocation) {
-  // As clang-tidy does: code guarded by __clang_analyzer__ is linted.
-  Invocation.getPreprocessorOpts().SetUpStaticAnalyzer = true;
-}
-
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemForOneTool() {
-  return llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-      llvm::vfs::createPhysicalFileSystem().release());
 }
 
 FileResult LintSession::lintFile(const tooling::CompilationDatabase &Database,
@@ -641,48 +617,6 @@ void LintSession::printText(const std::vector<Finding> &Findings) {
   unsigned WarningsAsErrors = 0;
   handleErrors(Findings, *Context, FB_NoFix, WarningsAsErrors,
                llvm::vfs::getRealFileSystem());
-}
-
-unsigned applyFixes(const std::vector<Finding> &Findings) {
-  std::map<std::string, tooling::Replacements> PerFile;
-  unsigned Applied = 0;
-  for (const Finding &F : Findings) {
-    // Take all of a finding's edits or none of them.
-    std::map<std::string, tooling::Replacements> Candidate = PerFile;
-    bool Conflict = false;
-    bool Any = false;
-    for (const auto &[File, Replacements] : F.Message.Fix)
-      for (const tooling::Replacement &R : Replacements) {
-        Any = true;
-        std::string Path = absolutePath(F, R.getFilePath());
-        tooling::Replacement Absolute(Path, R.getOffset(), R.getLength(),
-                                      R.getReplacementText());
-        if (llvm::Error E = Candidate[Path].add(Absolute)) {
-          llvm::consumeError(std::move(E));
-          Conflict = true;
-        }
-      }
-    if (!Any || Conflict)
-      continue;
-    PerFile = std::move(Candidate);
-    ++Applied;
-  }
-  for (const auto &[File, Replacements] : PerFile) {
-    auto Buffer = llvm::MemoryBuffer::getFile(File);
-    if (!Buffer)
-      continue;
-    llvm::Expected<std::string> Fixed =
-        tooling::applyAllReplacements((*Buffer)->getBuffer(), Replacements);
-    if (!Fixed) {
-      llvm::consumeError(Fixed.takeError());
-      continue;
-    }
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(File, EC);
-    if (!EC)
-      Out << *Fixed;
-  }
-  return Applied;
 }
 
 } // namespace torchtidy

@@ -10,32 +10,25 @@
 #ifndef TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
 #define TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
 
+#include "LintResult.h"
+
 #include "Analysis/ProjectFacts.h"
 #include "Frontend/CheckSelection.h"
 
-#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/Support/VirtualFileSystem.h"
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace clang {
-class CompilerInvocation;
-} // namespace clang
-
 namespace torchtidy {
 
 class ResultCache;
 class SharedPrefixPch;
-
-/// One finding or compiler error, as clang-tidy reports it.
-using Finding = clang::tidy::ClangTidyError;
 
 /// How many times a project run lints one file at most while the project's
 /// facts settle.
@@ -67,28 +60,6 @@ struct LintRequest {
   /// Filled in when given.
   LintRunStats *Stats = nullptr;
 };
-
-/// The result of one file: its findings and every file its translation unit
-/// read (sources, headers, precompiled headers), for the cache; and, when
-/// linted as part of a project, the facts it gives and took (ProjectFacts.h).
-struct FileResult {
-  std::vector<Finding> Findings;
-  std::vector<std::string> Inputs;
-  UnitFacts Facts;
-};
-
-/// What the lint changes in every parse's invocation that decides what the
-/// preprocessor defines; a precompiled header the lint loads must be built
-/// with the same, or clang refuses it.
-void setUpPreprocessorAsTheLintDoes(clang::CompilerInvocation &Invocation);
-
-/// The file system for one ClangTool of a run whose tools run in parallel,
-/// with a working directory of its own. ClangTool sets the working
-/// directory of its file system to each command's directory and back; the
-/// real file system's is the process's, shared by every thread, so another
-/// thread's relative paths (the main file `train.cpp`, its `"net.h"`) would
-/// resolve against whichever directory was set last.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemForOneTool();
 
 /// A clang-tidy context and what runs on it. Not shareable across threads.
 class LintSession {
@@ -148,17 +119,6 @@ std::vector<Finding> lintInParallel(
     const std::vector<std::string> &Files,
     llvm::function_ref<void(size_t Done, size_t Total, llvm::StringRef File)>
         Progress);
-
-/// A compiler error rather than a check's finding.
-bool isCompilerError(const Finding &F);
-
-/// A path named in a finding (its file, a note's, a fix's), made absolute:
-/// clang-tidy keeps them relative to the compile command's directory.
-std::string absolutePath(const Finding &F, llvm::StringRef Path);
-
-/// Applies every finding's fix-its; a fix that conflicts with one already
-/// taken is skipped. Returns the number of findings whose fixes were applied.
-unsigned applyFixes(const std::vector<Finding> &Findings);
 
 } // namespace torchtidy
 
