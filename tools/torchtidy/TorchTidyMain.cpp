@@ -13,7 +13,7 @@
 
 #include "Frontend/CheckTable.h"
 #include "Lint/FindingWriters.h"
-#include "Lint/LintRun.h"
+#include "Lint/LintSession.h"
 #include "Lint/ResultCache.h"
 #include "Lint/SharedPrefixPch.h"
 #include "Runtime/RuntimeCommands.h"

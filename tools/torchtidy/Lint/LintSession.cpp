@@ -1,6 +1,6 @@
-//===--- LintRun.cpp - torchtidy over a compilation database --------------===//
+//===--- LintSession.cpp - torchtidy over a compilation database ----------===//
 
-#include "LintRun.h"
+#include "LintSession.h"
 #include "ParseSetup.h"
 #include "ResultCache.h"
 #include "SharedPrefixPch.h"

@@ -1,4 +1,4 @@
-//===--- LintRun.h - torchtidy over a compilation database ------*- C++ -*-===//
+//===--- LintSession.h - torchtidy over a compilation database --*- C++ -*-===//
 //
 // Runs the libtorch checks over translation units from a compilation database
 // with clang-tidy's engine, so findings, NOLINT handling, .clang-tidy options
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
-#define TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
+#ifndef TORCHTIDY_TOOLS_TORCHTIDY_LINTSESSION_H
+#define TORCHTIDY_TOOLS_TORCHTIDY_LINTSESSION_H
 
 #include "LintResult.h"
 
@@ -122,4 +122,4 @@ std::vector<Finding> lintInParallel(
 
 } // namespace torchtidy
 
-#endif // TORCHTIDY_TOOLS_TORCHTIDY_LINTRUN_H
+#endif // TORCHTIDY_TOOLS_TORCHTIDY_LINTSESSION_H
