@@ -13,6 +13,7 @@
 
 #include "Frontend/CheckTable.h"
 #include "Lint/FindingWriters.h"
+#include "Lint/LintScheduler.h"
 #include "Lint/LintSession.h"
 #include "Lint/ResultCache.h"
 #include "Lint/SharedPrefixPch.h"

@@ -7,7 +7,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 using namespace clang;
 
@@ -24,6 +26,22 @@ std::string absolutePath(const Finding &F, llvm::StringRef Path) {
   llvm::sys::path::append(Absolute, Path);
   llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
   return std::string(Absolute);
+}
+
+void sortAndDeduplicate(std::vector<Finding> &Findings) {
+  auto Key = [](const Finding &F) {
+    return std::make_tuple(absolutePath(F, F.Message.FilePath),
+                           F.Message.FileOffset, F.DiagnosticName,
+                           F.Message.Message);
+  };
+  std::stable_sort(
+      Findings.begin(), Findings.end(),
+      [&](const Finding &A, const Finding &B) { return Key(A) < Key(B); });
+  Findings.erase(std::unique(Findings.begin(), Findings.end(),
+                             [&](const Finding &A, const Finding &B) {
+                               return Key(A) == Key(B);
+                             }),
+                 Findings.end());
 }
 
 unsigned applyFixes(const std::vector<Finding> &Findings) {

@@ -39,6 +39,10 @@ bool isCompilerError(const Finding &F);
 /// clang-tidy keeps them relative to the compile command's directory.
 std::string absolutePath(const Finding &F, llvm::StringRef Path);
 
+/// Sorted by absolute file, offset, check and message: the same output
+/// whatever the order files were linted in.
+void sortAndDeduplicate(std::vector<Finding> &Findings);
+
 /// Applies every finding's fix-its; a fix that conflicts with one already
 /// taken is skipped. Returns the number of findings whose fixes were applied.
 unsigned applyFixes(const std::vector<Finding> &Findings);

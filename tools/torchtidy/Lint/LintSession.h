@@ -1,24 +1,21 @@
-//===--- LintSession.h - torchtidy over a compilation database --*- C++ -*-===//
+//===--- LintSession.h - One lint's clang-tidy context ----------*- C++ -*-===//
 //
-// Runs the libtorch checks over translation units from a compilation database
-// with clang-tidy's engine, so findings, NOLINT handling, .clang-tidy options
-// and fix-its are exactly those of the clang-tidy module; the traversal is
-// limited to the user's code, and results may come from a ResultCache.
+// Lints a file with clang-tidy's engine, so findings, NOLINT handling,
+// .clang-tidy options and fix-its are exactly those of the clang-tidy
+// module; the traversal is limited to the user's code. Which files a run
+// lints, on which thread and how often, is LintScheduler's.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCHTIDY_TOOLS_TORCHTIDY_LINTSESSION_H
 #define TORCHTIDY_TOOLS_TORCHTIDY_LINTSESSION_H
 
+#include "LintRequest.h"
 #include "LintResult.h"
-
-#include "Analysis/ProjectFacts.h"
-#include "Frontend/CheckSelection.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 #include <optional>
@@ -26,40 +23,6 @@
 #include <vector>
 
 namespace torchtidy {
-
-class ResultCache;
-class SharedPrefixPch;
-
-/// How many times a project run lints one file at most while the project's
-/// facts settle.
-constexpr unsigned MaxLintsPerFile = 4;
-
-/// What a run did, for --cache-stats and benchmarks.
-struct LintRunStats {
-  unsigned Linted = 0;      ///< Files linted (not taken from the cache).
-  unsigned LintedAgain = 0; ///< Of those, lints repeated for changed facts.
-  /// Files whose facts from other files had still not settled when they
-  /// had been linted as often as a run lints a file (a cycle of files
-  /// whose summaries keep changing).
-  std::vector<std::string> Unsettled;
-};
-
-/// What the user asked for: which checks, how many workers, which cache.
-struct LintRequest {
-  std::optional<CheckLevel> Level;
-  std::string Checks;
-  unsigned Jobs = 1;
-  ResultCache *Cache = nullptr; // null: no cache
-  /// Units that start alike parse against one PCH of that start (null: each
-  /// parses everything itself).
-  SharedPrefixPch *Sharing = nullptr;
-  /// The project's facts (ProjectFacts.h): the run's files are analysed with
-  /// them and add their own, replacing what an index said of them. Null:
-  /// each file is linted alone.
-  ProjectFacts *Project = nullptr;
-  /// Filled in when given.
-  LintRunStats *Stats = nullptr;
-};
 
 /// A clang-tidy context and what runs on it. Not shareable across threads.
 class LintSession {
@@ -105,20 +68,6 @@ private:
   /// the previous file's checks.
   llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> DiagnosticIds;
 };
-
-/// Lints the files with Request.Jobs worker threads, each with its own
-/// session, taking unchanged files from Request.Cache; Progress is called
-/// after each file (under a lock). With Request.Project, each file is
-/// analysed with the facts the others provide, and linted again while a fact
-/// it used changes. The result does not depend on Jobs, on the order files
-/// are linted in or on the cache: it is sorted by file, offset and check,
-/// without duplicates.
-std::vector<Finding> lintInParallel(
-    const LintRequest &Request,
-    const clang::tooling::CompilationDatabase &Database,
-    const std::vector<std::string> &Files,
-    llvm::function_ref<void(size_t Done, size_t Total, llvm::StringRef File)>
-        Progress);
 
 } // namespace torchtidy
 
