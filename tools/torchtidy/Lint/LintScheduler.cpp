@@ -56,6 +56,55 @@ static void runWorkers(unsigned Jobs, size_t Tasks,
     Thread.join();
 }
 
+/// Orders Units callees first: after every unit that ReadFrom says it reads
+/// from, the deepest providers' readers last, a cycle cut where the walk
+/// entered it. Units at one depth keep their order.
+static void
+sortCalleesFirst(std::vector<size_t> &Units, size_t UnitCount,
+                 llvm::function_ref<std::vector<size_t>(size_t)> ReadFrom) {
+  constexpr int Unvisited = -1, BeingWalked = -2;
+  std::vector<int> Depth(UnitCount, Unvisited);
+  std::function<int(size_t)> DepthOf = [&](size_t I) {
+    if (Depth[I] == BeingWalked) // A cycle, cut where the walk entered it.
+      return 0;
+    if (Depth[I] != Unvisited)
+      return Depth[I];
+    Depth[I] = BeingWalked;
+    int Deepest = 0;
+    for (size_t Provider : ReadFrom(I))
+      Deepest = std::max(Deepest, DepthOf(Provider) + 1);
+    return Depth[I] = Deepest;
+  };
+  std::stable_sort(Units.begin(), Units.end(),
+                   [&](size_t A, size_t B) { return DepthOf(A) < DepthOf(B); });
+}
+
+/// The first queued unit that reads from no unit being linted or queued
+/// before it; Queue.end() while each one does. The first in the queue waits
+/// only for running ones, which finish: nothing waits forever.
+static std::vector<size_t>::iterator
+firstReadyUnit(std::vector<size_t> &Queue, const std::vector<bool> &Running,
+               llvm::function_ref<std::vector<size_t>(size_t)> ReadFrom) {
+  llvm::DenseSet<size_t> QueuedBefore;
+  for (auto It = Queue.begin(); It != Queue.end(); ++It) {
+    bool Waits = llvm::any_of(ReadFrom(*It), [&](size_t Provider) {
+      return Running[Provider] || QueuedBefore.contains(Provider);
+    });
+    if (!Waits)
+      return It;
+    QueuedBefore.insert(*It);
+  }
+  return Queue.end();
+}
+
+/// Whether a unit's last lint read a fact of one of Names.
+static bool readsAnyOf(const FileResult &Reader,
+                       const std::set<std::string> &Names) {
+  return llvm::any_of(Reader.Facts.Used, [&](const auto &Used) {
+    return Names.count(Used.first) != 0;
+  });
+}
+
 /// Lints again, until none is left, the units whose findings rest on facts
 /// that changed since they read them (a unit linted before the one it calls
 /// into, or while it was being linted). A worklist, callees first: a unit
@@ -104,26 +153,11 @@ static void settleProjectFacts(
   // The first stale units, callees first: deepest providers' readers last.
   {
     std::lock_guard<std::mutex> Lock(ResultsLock);
-    constexpr int Unvisited = -1, BeingWalked = -2;
-    std::vector<int> Depth(Files.size(), Unvisited);
-    std::function<int(size_t)> DepthOf = [&](size_t I) {
-      if (Depth[I] == BeingWalked) // A cycle, cut where the walk entered it.
-        return 0;
-      if (Depth[I] != Unvisited)
-        return Depth[I];
-      Depth[I] = BeingWalked;
-      int Deepest = 0;
-      for (size_t Provider : ReadFrom(I))
-        Deepest = std::max(Deepest, DepthOf(Provider) + 1);
-      return Depth[I] = Deepest;
-    };
     std::vector<size_t> Stale;
     for (size_t I = 0; I < Files.size(); ++I)
       if (IsStale(I))
         Stale.push_back(I);
-    std::stable_sort(Stale.begin(), Stale.end(), [&](size_t A, size_t B) {
-      return DepthOf(A) < DepthOf(B);
-    });
+    sortCalleesFirst(Stale, Files.size(), ReadFrom);
     for (size_t I : Stale)
       Enqueue(I);
   }
@@ -132,23 +166,10 @@ static void settleProjectFacts(
     LintSession Session(Request);
     std::unique_lock<std::mutex> Lock(QueueLock);
     while (true) {
-      // The first queued unit that reads from no unit being linted or
-      // queued before it. The first in the queue waits only for running
-      // ones, which finish: nothing waits forever.
-      auto Next = Queue.end();
+      std::vector<size_t>::iterator Next;
       {
         std::lock_guard<std::mutex> Guard(ResultsLock);
-        llvm::DenseSet<size_t> QueuedBefore;
-        for (auto It = Queue.begin(); It != Queue.end(); ++It) {
-          bool Waits = llvm::any_of(ReadFrom(*It), [&](size_t Provider) {
-            return Running[Provider] || QueuedBefore.contains(Provider);
-          });
-          if (!Waits) {
-            Next = It;
-            break;
-          }
-          QueuedBefore.insert(*It);
-        }
+        Next = firstReadyUnit(Queue, Running, ReadFrom);
       }
       if (Next == Queue.end()) {
         if (Queue.empty() && RunningCount == 0)
@@ -186,11 +207,7 @@ static void settleProjectFacts(
         for (const auto &Summary : Results[I].Facts.Summaries)
           Provided.insert(Summary.first);
         for (size_t Reader = 0; Reader < Files.size(); ++Reader) {
-          bool ReadsI =
-              Reader == I ||
-              llvm::any_of(Results[Reader].Facts.Used, [&](const auto &Used) {
-                return Provided.count(Used.first) != 0;
-              });
+          bool ReadsI = Reader == I || readsAnyOf(Results[Reader], Provided);
           if (ReadsI && IsStale(Reader))
             Enqueue(Reader);
         }
@@ -205,6 +222,64 @@ static void settleProjectFacts(
     for (size_t I = 0; I < Files.size(); ++I)
       if (Project.changedSince(Results[I].Facts))
         Request.Stats->Unsettled.push_back(Files[I]);
+}
+
+/// Puts the files to lint in path order (a database lists its files in no
+/// order of its own), the programs last: by the time they are analysed, the
+/// files they call into have provided their facts, and they need no second
+/// lint.
+static void putProgramsLast(std::vector<size_t> &ToLint,
+                            const std::vector<std::string> &Files) {
+  std::vector<bool> IsProgram(Files.size());
+  for (size_t I : ToLint)
+    IsProgram[I] = definesMain(Files[I]);
+  llvm::sort(ToLint, [&](size_t A, size_t B) {
+    return std::make_tuple(IsProgram[A], llvm::StringRef(Files[A]), A) <
+           std::make_tuple(IsProgram[B], llvm::StringRef(Files[B]), B);
+  });
+}
+
+/// Groups the files to lint by their shared prefix; returns the groups
+/// whose PCH is worth preparing.
+static std::vector<size_t> planSharedPrefixes(
+    SharedPrefixPch &Sharing, unsigned Jobs, LintSession &Planner,
+    const tooling::CompilationDatabase &Database,
+    const std::vector<std::string> &Files, const std::vector<size_t> &ToLint) {
+  for (size_t I : ToLint)
+    if (std::optional<tooling::CompileCommand> Command =
+            Planner.adjustedCommand(Database, Files[I]))
+      Sharing.add(Files[I], *Command);
+  return Sharing.plan(Jobs);
+}
+
+/// Lints a file against its group's PCH (Prefix), or on its own without
+/// one.
+static FileResult lintWithPrefix(LintSession &Session,
+                                 const LintRequest &Request,
+                                 const tooling::CompilationDatabase &Database,
+                                 llvm::StringRef File,
+                                 const SharedPrefixPch::Prefix *Prefix) {
+  const ProjectFacts *Facts = Request.Project;
+  FileResult Result;
+  if (Prefix) {
+    Result = Session.lintFile(Database, File, Prefix->PchPath, Facts);
+    // Never a different result for sharing: a unit that does not parse
+    // against the prefix (a header that is not include-guarded, a stale
+    // PCH) is parsed again on its own, with its own errors.
+    if (llvm::any_of(Result.Findings, isCompilerError)) {
+      Result = Session.lintFile(Database, File, "", Facts);
+    } else {
+      Request.Sharing->countUnitParsedAgainstPch();
+      llvm::append_range(Result.Inputs, Prefix->Inputs);
+      llvm::sort(Result.Inputs);
+      Result.Inputs.erase(
+          std::unique(Result.Inputs.begin(), Result.Inputs.end()),
+          Result.Inputs.end());
+    }
+  } else {
+    Result = Session.lintFile(Database, File, "", Facts);
+  }
+  return Result;
 }
 
 std::vector<Finding> lintInParallel(
@@ -251,26 +326,12 @@ std::vector<Finding> lintInParallel(
     }
     ToLint.push_back(I);
   }
-  // In path order (a database lists its files in no order of its own), the
-  // programs last: by the time they are analysed, the files they call into
-  // have provided their facts, and they need no second lint.
-  if (InProject) {
-    std::vector<bool> IsProgram(Files.size());
-    for (size_t I : ToLint)
-      IsProgram[I] = definesMain(Files[I]);
-    llvm::sort(ToLint, [&](size_t A, size_t B) {
-      return std::make_tuple(IsProgram[A], llvm::StringRef(Files[A]), A) <
-             std::make_tuple(IsProgram[B], llvm::StringRef(Files[B]), B);
-    });
-  }
+  if (InProject)
+    putProgramsLast(ToLint, Files);
   std::vector<size_t> PrefixGroups;
-  if (Request.Sharing) {
-    for (size_t I : ToLint)
-      if (std::optional<tooling::CompileCommand> Command =
-              Planner.adjustedCommand(Database, Files[I]))
-        Request.Sharing->add(Files[I], *Command);
-    PrefixGroups = Request.Sharing->plan(Request.Jobs);
-  }
+  if (Request.Sharing)
+    PrefixGroups = planSharedPrefixes(*Request.Sharing, Request.Jobs, Planner,
+                                      Database, Files, ToLint);
 
   // Guards Results while the settling below reads other units' results.
   std::mutex ResultsLock;
@@ -281,27 +342,8 @@ std::vector<Finding> lintInParallel(
     // After that wait: an input written before the lint reads it (the PCH
     // just built) does not make the result uncacheable.
     auto LintStart = std::chrono::system_clock::now();
-    const ProjectFacts *Facts = Project;
-    FileResult Result;
-    if (Prefix) {
-      Result = Session.lintFile(Database, Files[I], Prefix->PchPath, Facts);
-      // Never a different result for sharing: a unit that does not parse
-      // against the prefix (a header that is not include-guarded, a stale
-      // PCH) is parsed again on its own, with its own errors.
-      if (llvm::any_of(Result.Findings, isCompilerError)) {
-        Prefix = nullptr;
-        Result = Session.lintFile(Database, Files[I], "", Facts);
-      } else {
-        Request.Sharing->countUnitParsedAgainstPch();
-        llvm::append_range(Result.Inputs, Prefix->Inputs);
-        llvm::sort(Result.Inputs);
-        Result.Inputs.erase(
-            std::unique(Result.Inputs.begin(), Result.Inputs.end()),
-            Result.Inputs.end());
-      }
-    } else {
-      Result = Session.lintFile(Database, Files[I], "", Facts);
-    }
+    FileResult Result =
+        lintWithPrefix(Session, Request, Database, Files[I], Prefix);
     if (InProject)
       Project->provide(UnitNames[I], Result.Facts.Summaries);
     // A TU that does not parse may parse next time (a generated header
