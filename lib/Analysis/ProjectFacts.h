@@ -9,7 +9,7 @@
 // holds parameters, keyed by the class's mangled name. A unit
 // that calls a function it only declares reads the project's summary of it,
 // and records which one it read (UnitAnalysis.h), so that a driver can lint
-// it again when that fact changes (tools/torchtidy/LintRun.cpp).
+// it again when that fact changes (tools/torchtidy/Lint/LintScheduler.cpp).
 //
 // This file is the project's store of facts and how they are named; what a
 // unit provides and reads is the unit's analysis (UnitAnalysis.h).

@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LintRun.h"
+#include "Lint/LintSession.h"
 #include "ProgramGenerator.h"
 
 #include "clang/Tooling/CompilationDatabase.h"

@@ -1,8 +1,8 @@
 //===--- RuntimeReadingTest.cpp - Reports, matching, replay cases ---------===//
 
-#include "ReplayCase.h"
-#include "RuntimeMatching.h"
-#include "RuntimeReport.h"
+#include "Runtime/ReplayCase.h"
+#include "Runtime/RuntimeMatching.h"
+#include "Runtime/RuntimeReport.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"

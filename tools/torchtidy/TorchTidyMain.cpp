@@ -11,12 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FindingWriters.h"
 #include "Frontend/CheckTable.h"
-#include "LintRun.h"
-#include "ResultCache.h"
-#include "RuntimeCommands.h"
-#include "SharedPrefixPch.h"
+#include "Lint/FindingWriters.h"
+#include "Lint/LintScheduler.h"
+#include "Lint/LintSession.h"
+#include "Lint/ResultCache.h"
+#include "Lint/SharedPrefixPch.h"
+#include "Runtime/RuntimeCommands.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -124,6 +125,13 @@ cl::opt<std::string> PrintPluginPath(
 int fail(const llvm::Twine &Reason) {
   llvm::errs() << "torchtidy: error: " << Reason << "\n";
   return UsageOrInputError;
+}
+
+int fail(llvm::Error Reason) { return fail(llvm::toString(std::move(Reason))); }
+
+/// A reason the command stops with a usage or input error, for fail().
+llvm::Error inputError(const llvm::Twine &Reason) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Reason);
 }
 
 std::string pluginPath(const char *Argv0, llvm::StringRef FileName) {
@@ -242,21 +250,25 @@ loadDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash,
   return tooling::CompilationDatabase::autoDetectFromDirectory(Cwd, Error);
 }
 
-} // namespace
+/// torchtidy run|validate|replay: the runtime checker's commands, which
+/// parse their own options.
+int runtimeCommand(int Argc, const char **Argv) {
+  // The shim in lib/ like the plugins; torchtidy-replay next to torchtidy.
+  static int Anchor;
+  llvm::SmallString<256> Replay(llvm::sys::path::parent_path(
+      llvm::sys::fs::getMainExecutable(Argv[0], &Anchor)));
+  llvm::sys::path::append(Replay, "torchtidy-replay");
+  return torchtidy::runtimeCommandMain(
+      llvm::ArrayRef(Argv + 1, Argc - 1),
+      {pluginPath(Argv[0], "libtorchtidy_rt.so"), std::string(Replay),
+       "this torchtidy was built without LibTorch; --runtime-dir names a "
+       "build of runtime/"});
+}
 
-int main(int Argc, const char **Argv) {
-  if (Argc > 1 && torchtidy::isRuntimeCommand(Argv[1])) {
-    // The shim in lib/ like the plugins; torchtidy-replay next to torchtidy.
-    static int Anchor;
-    llvm::SmallString<256> Replay(llvm::sys::path::parent_path(
-        llvm::sys::fs::getMainExecutable(Argv[0], &Anchor)));
-    llvm::sys::path::append(Replay, "torchtidy-replay");
-    return torchtidy::runtimeCommandMain(
-        llvm::ArrayRef(Argv + 1, Argc - 1),
-        {pluginPath(Argv[0], "libtorchtidy_rt.so"), std::string(Replay),
-         "this torchtidy was built without LibTorch; --runtime-dir names a "
-         "build of runtime/"});
-  }
+/// Parses the lint's options. The compiler flags after `--`, if any, come
+/// back as a database of their own; null without them.
+llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
+parseCommandLine(int Argc, const char **Argv) {
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "torchtidy " TORCHTIDY_VERSION " (LLVM " << TORCHTIDY_LLVM_MAJOR
@@ -276,9 +288,13 @@ int main(int Argc, const char **Argv) {
     llvm::StringRef First =
         llvm::StringRef(ParseErrors).trim().split('\n').first;
     First.consume_front("torchtidy: ");
-    return fail(First);
+    return inputError(First);
   }
+  return std::move(FromDashDash);
+}
 
+/// --format, one of those torchtidy writes.
+llvm::Expected<Format> outputFormat() {
   std::optional<Format> OutputFormat =
       llvm::StringSwitch<std::optional<Format>>(FormatName)
           .Case("text", Format::Text)
@@ -286,99 +302,140 @@ int main(int Argc, const char **Argv) {
           .Case("sarif", Format::Sarif)
           .Default(std::nullopt);
   if (!OutputFormat)
-    return fail("unknown --format '" + FormatName +
-                "' (use text, json or sarif)");
+    return inputError("unknown --format '" + FormatName +
+                      "' (use text, json or sarif)");
+  return *OutputFormat;
+}
 
-  std::optional<torchtidy::CheckLevel> Level;
-  if (LevelName.getNumOccurrences()) {
-    Level = torchtidy::parseCheckLevel(LevelName);
-    if (!Level)
-      return fail("unknown --level '" + LevelName +
-                  "' (use bug, performance or style)");
-  }
+/// --level, a level of the checks; none when not given.
+llvm::Expected<std::optional<torchtidy::CheckLevel>> checkLevel() {
+  if (!LevelName.getNumOccurrences())
+    return std::nullopt;
+  std::optional<torchtidy::CheckLevel> Level =
+      torchtidy::parseCheckLevel(LevelName);
+  if (!Level)
+    return inputError("unknown --level '" + LevelName +
+                      "' (use bug, performance or style)");
+  return Level;
+}
 
-  if (ListChecks) {
-    for (const torchtidy::CheckInfo &Check : torchtidy::AllChecks)
-      llvm::outs() << llvm::left_justify(Check.Name, 40) << " "
-                   << llvm::left_justify(Check.Level, 12) << " "
-                   << Check.Summary << "\n";
-    return NoFindings;
-  }
-  if (Explain.getNumOccurrences()) {
-    // The page embedded for SARIF help (docs/checks/<check>.md), so it
-    // matches this binary's checks even where no docs are installed.
-    llvm::StringRef Page = torchtidy::documentationOf(Explain);
-    if (Page.empty())
-      return fail("no check named '" + Explain +
-                  "' (torchtidy --list-checks lists them)");
-    llvm::outs() << Page;
-    if (!Page.ends_with("\n"))
-      llvm::outs() << "\n";
-    return NoFindings;
-  }
-  if (PrintPluginPath.getNumOccurrences()) {
-    llvm::StringRef Kind = PrintPluginPath;
-    if (!Kind.empty() && Kind != "clang-tidy" && Kind != "clang")
-      return fail("unknown --print-plugin-path='" + Kind +
-                  "' (use clang-tidy or clang)");
-    std::string Path =
-        pluginPath(Argv[0], Kind == "clang" ? TORCHTIDY_CLANG_PLUGIN
-                                            : TORCHTIDY_CLANG_TIDY_MODULE);
-    if (!llvm::sys::fs::exists(Path))
-      return fail("plugin not found at '" + Path + "'");
-    llvm::outs() << Path << "\n";
-    return NoFindings;
-  }
+/// --list-checks: every check's name, level and summary.
+int listChecks() {
+  for (const torchtidy::CheckInfo &Check : torchtidy::AllChecks)
+    llvm::outs() << llvm::left_justify(Check.Name, 40) << " "
+                 << llvm::left_justify(Check.Level, 12) << " " << Check.Summary
+                 << "\n";
+  return NoFindings;
+}
 
+/// --explain: a check's page.
+int explain(llvm::StringRef Check) {
+  // The page embedded for SARIF help (docs/checks/<check>.md), so it
+  // matches this binary's checks even where no docs are installed.
+  llvm::StringRef Page = torchtidy::documentationOf(Check);
+  if (Page.empty())
+    return fail("no check named '" + Check +
+                "' (torchtidy --list-checks lists them)");
+  llvm::outs() << Page;
+  if (!Page.ends_with("\n"))
+    llvm::outs() << "\n";
+  return NoFindings;
+}
+
+/// --print-plugin-path: the clang-tidy module built with this torchtidy,
+/// or with =clang the compiler plugin.
+int printPluginPath(const char *Argv0) {
+  llvm::StringRef Kind = PrintPluginPath;
+  if (!Kind.empty() && Kind != "clang-tidy" && Kind != "clang")
+    return fail("unknown --print-plugin-path='" + Kind +
+                "' (use clang-tidy or clang)");
+  std::string Path =
+      pluginPath(Argv0, Kind == "clang" ? TORCHTIDY_CLANG_PLUGIN
+                                        : TORCHTIDY_CLANG_TIDY_MODULE);
+  if (!llvm::sys::fs::exists(Path))
+    return fail("plugin not found at '" + Path + "'");
+  llvm::outs() << Path << "\n";
+  return NoFindings;
+}
+
+/// The exit code of the information command asked for (--list-checks,
+/// --explain, --print-plugin-path), which ends the command without a lint;
+/// none when none was asked for.
+std::optional<int> informationCommand(const char *Argv0) {
+  if (ListChecks)
+    return listChecks();
+  if (Explain.getNumOccurrences())
+    return explain(Explain);
+  if (PrintPluginPath.getNumOccurrences())
+    return printPluginPath(Argv0);
+  return std::nullopt;
+}
+
+/// Every file named on the command line is one torchtidy can read.
+llvm::Error checkNamedFilesReadable() {
   for (const std::string &File : Files)
     if (!llvm::sys::fs::is_regular_file(File) ||
         !llvm::MemoryBuffer::getFile(File))
-      return fail("cannot read '" + File + "'");
+      return inputError("cannot read '" + File + "'");
+  return llvm::Error::success();
+}
 
-  std::optional<std::string> BuildDir = buildDirectory(FromDashDash != nullptr);
+/// The database loadDatabase finds, or why there is none to use.
+llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
+openDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash,
+             const std::optional<std::string> &BuildDir) {
   std::string DatabaseError;
   std::unique_ptr<tooling::CompilationDatabase> Database =
       loadDatabase(std::move(FromDashDash), DatabaseError);
-  if (!Database) {
-    // There is one, but it does not load: say why, not that there is none.
-    if (std::optional<std::string> Broken = unloadableDatabase(BuildDir))
-      return fail(*Broken);
-    return fail("no compilation database: " +
-                llvm::StringRef(DatabaseError).trim().split('\n').first +
-                " (pass -p <build-dir>, or flags after --)");
-  }
-  tooling::ArgumentsAdjustingCompilations Adjusted(std::move(Database));
+  if (Database)
+    return std::move(Database);
+  // There is one, but it does not load: say why, not that there is none.
+  if (std::optional<std::string> Broken = unloadableDatabase(BuildDir))
+    return inputError(*Broken);
+  return inputError("no compilation database: " +
+                    llvm::StringRef(DatabaseError).trim().split('\n').first +
+                    " (pass -p <build-dir>, or flags after --)");
+}
+
+/// --extra-arg-before and --extra-arg, in every compile command.
+void addExtraArgs(tooling::ArgumentsAdjustingCompilations &Adjusted) {
   Adjusted.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
       std::vector<std::string>(ExtraArgsBefore.begin(), ExtraArgsBefore.end()),
       tooling::ArgumentInsertPosition::BEGIN));
   Adjusted.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
       std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end()),
       tooling::ArgumentInsertPosition::END));
+}
 
+/// The files to lint: those named, or every file the database lists that
+/// exists; each one a file the database compiles.
+llvm::Expected<std::vector<std::string>>
+inputFiles(const tooling::CompilationDatabase &Database) {
   std::vector<std::string> Inputs(Files.begin(), Files.end());
   if (Inputs.empty())
-    Inputs = Adjusted.getAllFiles();
+    Inputs = Database.getAllFiles();
   if (Inputs.empty())
-    return fail("the compilation database lists no files");
+    return inputError("the compilation database lists no files");
   // Databases guess commands for files they do not list; torchtidy lints
   // what the build compiles, so an unlisted file is an input error.
-  std::vector<std::string> Listed = Adjusted.getAllFiles();
+  std::vector<std::string> Listed = Database.getAllFiles();
   llvm::StringSet<> ListedPaths;
   for (const std::string &File : Listed) {
     // A relative "directory" leaves its files nowhere in particular.
     if (!llvm::sys::path::is_absolute(File))
-      return fail("the compilation database lists '" + File +
-                  "' under a relative directory; its \"directory\" entries "
-                  "must be absolute paths");
+      return inputError("the compilation database lists '" + File +
+                        "' under a relative directory; its \"directory\" "
+                        "entries must be absolute paths");
     ListedPaths.insert(realPath(File));
   }
   if (Files.empty()) {
     size_t ListedCount = Inputs.size();
     auto [Missing, FirstMissing] = dropMissingFiles(Inputs);
     if (Inputs.empty())
-      return fail("none of the " + llvm::Twine(ListedCount) +
-                  " files the compilation database lists exists (the first: '" +
-                  FirstMissing + "')");
+      return inputError(
+          "none of the " + llvm::Twine(ListedCount) +
+          " files the compilation database lists exists (the first: '" +
+          FirstMissing + "')");
     if (Missing)
       llvm::errs() << "torchtidy: warning: skipped " << Missing << " of the "
                    << ListedCount
@@ -387,21 +444,22 @@ int main(int Argc, const char **Argv) {
                    << FirstMissing << "')\n";
   }
   for (const std::string &File : Inputs)
-    if (Adjusted.getCompileCommands(File).empty() ||
+    if (Database.getCompileCommands(File).empty() ||
         (!Listed.empty() && !ListedPaths.contains(realPath(File))))
-      return fail("'" + File + "' is not in the compilation database");
+      return inputError("'" + File + "' is not in the compilation database");
+  return std::move(Inputs);
+}
 
-  torchtidy::LintRequest Request;
-  torchtidy::LintRunStats Stats;
-  Request.Stats = &Stats;
-  // Several files are one project; so is one file linted against an index,
-  // and every run that writes one.
+/// Where --index writes the project's facts: its file, or
+/// <build-dir>/torchtidy-facts.json; "" without --index.
+llvm::Expected<std::string>
+indexPath(const std::optional<std::string> &BuildDir) {
   bool Indexing = Index.getNumOccurrences() > 0;
   std::string IndexPath = Index;
   if (Indexing && IndexPath.empty()) {
     if (!BuildDir)
-      return fail("--index needs a file (--index=<file>) when no build "
-                  "directory holds the compilation database");
+      return inputError("--index needs a file (--index=<file>) when no build "
+                        "directory holds the compilation database");
     llvm::SmallString<256> Path(*BuildDir);
     llvm::sys::path::append(Path, "torchtidy-facts.json");
     IndexPath = std::string(Path);
@@ -409,127 +467,167 @@ int main(int Argc, const char **Argv) {
   // Said before the lint, not after it.
   if (llvm::StringRef Folder = llvm::sys::path::parent_path(IndexPath);
       Indexing && !Folder.empty() && !llvm::sys::fs::is_directory(Folder))
-    return fail("cannot write the index '" + IndexPath + "': no folder '" +
-                Folder + "'");
-  if (NoProjectFacts && (Indexing || !ProjectFactsFile.empty()))
-    return fail(llvm::Twine(Indexing ? "--index" : "--project-facts") +
-                " uses project facts, which --no-project-facts turns off");
+    return inputError("cannot write the index '" + IndexPath +
+                      "': no folder '" + Folder + "'");
+  return std::move(IndexPath);
+}
+
+/// What a lint of the inputs uses for the whole run: the request and what it
+/// points to.
+struct LintSetup {
+  torchtidy::LintRequest Request;
+  torchtidy::LintRunStats Stats;
   std::optional<torchtidy::ProjectFacts> Project;
-  if (!NoProjectFacts &&
-      (Inputs.size() > 1 || Indexing || !ProjectFactsFile.empty())) {
-    Project.emplace();
-    if (!ProjectFactsFile.empty())
-      if (llvm::Error E = Project->readIndex(ProjectFactsFile))
-        return fail("--project-facts: " + llvm::toString(std::move(E)));
-    Request.Project = &*Project;
-  }
-  Request.Level = Level;
-  Request.Checks = Checks;
-  Request.Jobs = Jobs;
-  torchtidy::LintSession Session(Request);
-  if (Session.enabledChecks(Inputs.front()).empty())
-    return fail(Checks.empty() ? "no check is enabled for '" + Inputs.front() +
-                                     "' (its .clang-tidy turns them all off)"
-                               : "--checks='" + Checks + "' enables no check");
-  if (Jobs == 0)
-    return fail("-j needs at least 1 job");
   std::optional<torchtidy::ResultCache> Cache;
   llvm::SmallString<256> CacheDirectory;
-  if (!NoCache && (!CacheDir.empty() || BuildDir)) {
-    CacheDirectory = CacheDir;
-    if (CacheDirectory.empty()) {
-      CacheDirectory = *BuildDir;
-      llvm::sys::path::append(CacheDirectory, ".torchtidy-cache");
-    }
-    llvm::sys::fs::make_absolute(CacheDirectory);
-    Cache.emplace(std::string(CacheDirectory), toolIdentity(Argv[0]));
-    Request.Cache = &*Cache;
-  }
-  // Files that start with the same system includes under the same flags
-  // parse against one PCH of that start: kept with the cache, or for this
-  // run only without one.
   std::optional<torchtidy::SharedPrefixPch> Sharing;
+  /// Where the shared PCHs go when there is no cache, removed after the run.
   llvm::SmallString<256> ScratchPchDirectory;
-  if (!NoSharedPch && Inputs.size() >= 2) {
-    llvm::SmallString<256> PchDirectory = CacheDirectory;
-    if (Cache) {
+};
+
+/// The project's facts, when the inputs are a project. Several files are one
+/// project; so is one file linted against an index, and every run that
+/// writes one.
+llvm::Error setUpProjectFacts(LintSetup &Setup, size_t InputCount,
+                              bool Indexing) {
+  if (NoProjectFacts && (Indexing || !ProjectFactsFile.empty()))
+    return inputError(llvm::Twine(Indexing ? "--index" : "--project-facts") +
+                      " uses project facts, which --no-project-facts turns "
+                      "off");
+  if (!NoProjectFacts &&
+      (InputCount > 1 || Indexing || !ProjectFactsFile.empty())) {
+    Setup.Project.emplace();
+    if (!ProjectFactsFile.empty())
+      if (llvm::Error E = Setup.Project->readIndex(ProjectFactsFile))
+        return inputError("--project-facts: " + llvm::toString(std::move(E)));
+    Setup.Request.Project = &*Setup.Project;
+  }
+  return llvm::Error::success();
+}
+
+/// Some check runs on File: --checks globs or a .clang-tidy that turn every
+/// check off are said to be so, rather than linting for nothing.
+llvm::Error checkSomeCheckEnabled(torchtidy::LintSession &Session,
+                                  const std::string &File) {
+  if (!Session.enabledChecks(File).empty())
+    return llvm::Error::success();
+  return inputError(Checks.empty()
+                        ? "no check is enabled for '" + File +
+                              "' (its .clang-tidy turns them all off)"
+                        : "--checks='" + Checks + "' enables no check");
+}
+
+/// The result cache: --cache-dir, else <build-dir>/.torchtidy-cache when
+/// the database is a build's; none with --no-cache.
+void setUpCache(LintSetup &Setup, const std::optional<std::string> &BuildDir,
+                const char *Argv0) {
+  if (!NoCache && (!CacheDir.empty() || BuildDir)) {
+    Setup.CacheDirectory = CacheDir;
+    if (Setup.CacheDirectory.empty()) {
+      Setup.CacheDirectory = *BuildDir;
+      llvm::sys::path::append(Setup.CacheDirectory, ".torchtidy-cache");
+    }
+    llvm::sys::fs::make_absolute(Setup.CacheDirectory);
+    Setup.Cache.emplace(std::string(Setup.CacheDirectory), toolIdentity(Argv0));
+    Setup.Request.Cache = &*Setup.Cache;
+  }
+}
+
+/// Files that start with the same system includes under the same flags
+/// parse against one PCH of that start: kept with the cache, or for this
+/// run only without one.
+void setUpSharedPch(LintSetup &Setup, size_t InputCount, const char *Argv0) {
+  if (!NoSharedPch && InputCount >= 2) {
+    llvm::SmallString<256> PchDirectory = Setup.CacheDirectory;
+    if (Setup.Cache) {
       llvm::sys::path::append(PchDirectory, "pch");
-    } else if (!llvm::sys::fs::createUniqueDirectory("torchtidy-pch",
-                                                     ScratchPchDirectory)) {
-      PchDirectory = ScratchPchDirectory;
+    } else if (!llvm::sys::fs::createUniqueDirectory(
+                   "torchtidy-pch", Setup.ScratchPchDirectory)) {
+      PchDirectory = Setup.ScratchPchDirectory;
     }
     if (!PchDirectory.empty()) {
-      Sharing.emplace(std::string(PchDirectory), toolIdentity(Argv[0]));
-      Request.Sharing = &*Sharing;
+      Setup.Sharing.emplace(std::string(PchDirectory), toolIdentity(Argv0));
+      Setup.Request.Sharing = &*Setup.Sharing;
     }
   }
-  // On a terminal one line that updates in place; in a log, a line a file.
-  bool Terminal = llvm::errs().is_displayed();
-  auto Progress = [&](size_t Done, size_t Total, llvm::StringRef File) {
-    if (Total < 2)
-      return;
-    llvm::errs() << (Terminal ? "\r\x1b[K" : "") << "[" << Done << "/" << Total
-                 << "] " << File << (Terminal ? "" : "\n");
-    if (Terminal && Done == Total)
-      llvm::errs() << "\r\x1b[K";
-  };
-  std::vector<torchtidy::Finding> Results =
-      torchtidy::lintInParallel(Request, Adjusted, Inputs, Progress);
-  if (Cache) {
+}
+
+/// A run's progress on stderr, [Done/Total] File, when it lints several
+/// files: on a terminal one line that updates in place; in a log, a line a
+/// file.
+void printProgress(size_t Done, size_t Total, llvm::StringRef File) {
+  static const bool Terminal = llvm::errs().is_displayed();
+  if (Total < 2)
+    return;
+  llvm::errs() << (Terminal ? "\r\x1b[K" : "") << "[" << Done << "/" << Total
+               << "] " << File << (Terminal ? "" : "\n");
+  if (Terminal && Done == Total)
+    llvm::errs() << "\r\x1b[K";
+}
+
+/// What the run did, on stderr: a cache it could not write; with
+/// --cache-stats, what the cache, the shared PCHs and the project's facts
+/// spared or cost; files whose facts did not settle.
+void printRunStatistics(const LintSetup &Setup) {
+  if (Setup.Cache) {
     // The run's results stand; a cache that cannot be written only costs
     // the next run time.
-    if (std::string Error = Cache->writeError(); !Error.empty())
+    if (std::string Error = Setup.Cache->writeError(); !Error.empty())
       llvm::errs() << "torchtidy: warning: results not cached: " << Error
                    << "\n";
     if (CacheStats)
-      llvm::errs() << "torchtidy: cache: " << Cache->hits() << " hit(s), "
-                   << Cache->misses() << " miss(es)\n";
+      llvm::errs() << "torchtidy: cache: " << Setup.Cache->hits() << " hit(s), "
+                   << Setup.Cache->misses() << " miss(es)\n";
   }
-  if (Sharing && CacheStats)
+  if (Setup.Sharing && CacheStats)
     llvm::errs() << "torchtidy: shared prefix: "
-                 << Sharing->unitsParsedAgainstPch()
-                 << " file(s) parsed against a PCH; " << Sharing->built()
-                 << " PCH(s) built, " << Sharing->reused() << " reused; "
-                 << Sharing->notShareable() << " file(s) not shareable\n";
-  if (CacheStats && Project)
-    llvm::errs() << "torchtidy: project: " << Stats.Linted
-                 << " file(s) linted, " << Stats.LintedAgain
+                 << Setup.Sharing->unitsParsedAgainstPch()
+                 << " file(s) parsed against a PCH; " << Setup.Sharing->built()
+                 << " PCH(s) built, " << Setup.Sharing->reused() << " reused; "
+                 << Setup.Sharing->notShareable() << " file(s) not shareable\n";
+  if (CacheStats && Setup.Project)
+    llvm::errs() << "torchtidy: project: " << Setup.Stats.Linted
+                 << " file(s) linted, " << Setup.Stats.LintedAgain
                  << " of them again for facts from other files\n";
-  if (!Stats.Unsettled.empty()) {
+  if (!Setup.Stats.Unsettled.empty()) {
     llvm::errs() << "torchtidy: warning: the facts of "
-                 << Stats.Unsettled.size()
+                 << Setup.Stats.Unsettled.size()
                  << " file(s) had not settled when they had been linted "
                  << torchtidy::MaxLintsPerFile
                  << " times; findings that would rest on them may be "
                     "missing:";
-    for (const std::string &File : Stats.Unsettled)
+    for (const std::string &File : Setup.Stats.Unsettled)
       llvm::errs() << " " << File;
     llvm::errs() << "\n";
   }
-  if (!ScratchPchDirectory.empty())
-    llvm::sys::fs::remove_directories(ScratchPchDirectory);
+}
 
-  bool ParseFailed = llvm::any_of(Results, torchtidy::isCompilerError);
-  if (Indexing) {
-    // Written whole or not at all: a front-end never reads half an index.
-    if (llvm::Error E =
-            llvm::writeToOutput(IndexPath, [&](llvm::raw_ostream &Out) {
-              Project->writeIndex(Out);
-              return llvm::Error::success();
-            }))
-      return fail("cannot write the index '" + IndexPath +
-                  "': " + llvm::toString(std::move(E)));
-    llvm::errs() << "torchtidy: " << Project->factCount() << " fact(s) from "
-                 << Project->unitCount() << " file(s) written to '" << IndexPath
-                 << "'\n";
-    // An index with a file missing is still the rest of the project's.
-    if (ParseFailed)
-      llvm::errs() << "torchtidy: warning: some files could not be parsed; "
-                      "the index has no facts of them\n";
-    return NoFindings;
-  }
+/// --index: the project's facts for the single-file front-ends, instead of
+/// the findings.
+int writeIndex(const torchtidy::ProjectFacts &Project,
+               const std::string &IndexPath, bool ParseFailed) {
+  // Written whole or not at all: a front-end never reads half an index.
+  if (llvm::Error E =
+          llvm::writeToOutput(IndexPath, [&](llvm::raw_ostream &Out) {
+            Project.writeIndex(Out);
+            return llvm::Error::success();
+          }))
+    return fail("cannot write the index '" + IndexPath +
+                "': " + llvm::toString(std::move(E)));
+  llvm::errs() << "torchtidy: " << Project.factCount() << " fact(s) from "
+               << Project.unitCount() << " file(s) written to '" << IndexPath
+               << "'\n";
+  // An index with a file missing is still the rest of the project's.
+  if (ParseFailed)
+    llvm::errs() << "torchtidy: warning: some files could not be parsed; "
+                    "the index has no facts of them\n";
+  return NoFindings;
+}
 
-  switch (*OutputFormat) {
+/// The findings on stdout, in the --format asked for.
+void printFindings(Format OutputFormat, torchtidy::LintSession &Session,
+                   const std::vector<torchtidy::Finding> &Results) {
+  switch (OutputFormat) {
   case Format::Text:
     Session.printText(Results);
     break;
@@ -543,14 +641,87 @@ int main(int Argc, const char **Argv) {
     break;
   }
   }
+}
 
-  if (!ExportFixes.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(ExportFixes, EC, llvm::sys::fs::OF_None);
-    if (EC)
-      return fail("cannot write '" + ExportFixes + "': " + EC.message());
-    clang::tidy::exportReplacements(Inputs.front(), Results, OS);
-  }
+/// --export-fixes: the findings' fixes as clang-tidy YAML.
+llvm::Error exportFixes(const std::vector<torchtidy::Finding> &Results,
+                        llvm::StringRef MainFile) {
+  if (ExportFixes.empty())
+    return llvm::Error::success();
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(ExportFixes, EC, llvm::sys::fs::OF_None);
+  if (EC)
+    return inputError("cannot write '" + ExportFixes + "': " + EC.message());
+  clang::tidy::exportReplacements(MainFile, Results, OS);
+  return llvm::Error::success();
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  if (Argc > 1 && torchtidy::isRuntimeCommand(Argv[1]))
+    return runtimeCommand(Argc, Argv);
+  llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>> FromDashDash =
+      parseCommandLine(Argc, Argv);
+  if (!FromDashDash)
+    return fail(FromDashDash.takeError());
+  llvm::Expected<Format> OutputFormat = outputFormat();
+  if (!OutputFormat)
+    return fail(OutputFormat.takeError());
+  llvm::Expected<std::optional<torchtidy::CheckLevel>> Level = checkLevel();
+  if (!Level)
+    return fail(Level.takeError());
+  if (std::optional<int> Exit = informationCommand(Argv[0]))
+    return *Exit;
+
+  // The inputs: the files, the database that compiles them, the index.
+  if (llvm::Error E = checkNamedFilesReadable())
+    return fail(std::move(E));
+  std::optional<std::string> BuildDir =
+      buildDirectory(*FromDashDash != nullptr);
+  llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>> Database =
+      openDatabase(std::move(*FromDashDash), BuildDir);
+  if (!Database)
+    return fail(Database.takeError());
+  tooling::ArgumentsAdjustingCompilations Adjusted(std::move(*Database));
+  addExtraArgs(Adjusted);
+  llvm::Expected<std::vector<std::string>> Inputs = inputFiles(Adjusted);
+  if (!Inputs)
+    return fail(Inputs.takeError());
+  bool Indexing = Index.getNumOccurrences() > 0;
+  llvm::Expected<std::string> IndexPath = indexPath(BuildDir);
+  if (!IndexPath)
+    return fail(IndexPath.takeError());
+
+  // The request, and what it points to.
+  LintSetup Setup;
+  Setup.Request.Stats = &Setup.Stats;
+  if (llvm::Error E = setUpProjectFacts(Setup, Inputs->size(), Indexing))
+    return fail(std::move(E));
+  Setup.Request.Level = *Level;
+  Setup.Request.Checks = Checks;
+  Setup.Request.Jobs = Jobs;
+  torchtidy::LintSession Session(Setup.Request);
+  if (llvm::Error E = checkSomeCheckEnabled(Session, Inputs->front()))
+    return fail(std::move(E));
+  if (Jobs == 0)
+    return fail("-j needs at least 1 job");
+  setUpCache(Setup, BuildDir, Argv[0]);
+  setUpSharedPch(Setup, Inputs->size(), Argv[0]);
+
+  std::vector<torchtidy::Finding> Results = torchtidy::lintInParallel(
+      Setup.Request, Adjusted, *Inputs, printProgress);
+  printRunStatistics(Setup);
+  if (!Setup.ScratchPchDirectory.empty())
+    llvm::sys::fs::remove_directories(Setup.ScratchPchDirectory);
+
+  // The results: the index, or the findings and their fixes.
+  bool ParseFailed = llvm::any_of(Results, torchtidy::isCompilerError);
+  if (Indexing)
+    return writeIndex(*Setup.Project, *IndexPath, ParseFailed);
+  printFindings(*OutputFormat, Session, Results);
+  if (llvm::Error E = exportFixes(Results, Inputs->front()))
+    return fail(std::move(E));
   if (Fix) {
     unsigned Applied = torchtidy::applyFixes(Results);
     llvm::errs() << "torchtidy: applied the fixes of " << Applied

@@ -13,8 +13,9 @@
 #ifndef TORCHTIDY_TOOLS_TORCHTIDY_RESULTCACHE_H
 #define TORCHTIDY_TOOLS_TORCHTIDY_RESULTCACHE_H
 
-#include "LintRun.h"
+#include "LintResult.h"
 
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Chrono.h"
 

@@ -12,8 +12,8 @@
 //   <the findings as clang-tidy's export-fixes YAML>
 //
 // The entry holds while its inputs are unchanged; whether the project facts
-// it used still hold is for the run to decide (LintRun.cpp), once it knows
-// every unit's facts.
+// it used still hold is for the run to decide (LintScheduler.cpp), once it
+// knows every unit's facts.
 //
 //===----------------------------------------------------------------------===//
 

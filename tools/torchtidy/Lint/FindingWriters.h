@@ -8,7 +8,7 @@
 #ifndef TORCHTIDY_TOOLS_TORCHTIDY_FINDINGWRITERS_H
 #define TORCHTIDY_TOOLS_TORCHTIDY_FINDINGWRITERS_H
 
-#include "LintRun.h"
+#include "LintResult.h"
 
 #include "llvm/Support/raw_ostream.h"
 

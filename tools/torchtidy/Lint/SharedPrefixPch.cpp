@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SharedPrefixPch.h"
-#include "LintRun.h"
+#include "ParseSetup.h"
 
 #include "Model/TorchApi.h"
 
