@@ -29,7 +29,7 @@ class LibTorchTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void
   addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-#define TORCHTIDY_CHECK(Name, Class, Level, Summary)                           \
+#define TORCHTIDY_CHECK(Name, Class, Level, RuntimeEvent, Summary)             \
   Factories.registerCheck<Class>(Name);
 #include "Checks/CheckCatalogue.def"
   }
