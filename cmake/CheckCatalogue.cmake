@@ -1,7 +1,8 @@
 # Reads lib/Checks/CheckCatalogue.def, the one list of checks, at configure
-# time, for what the build derives from it: the lit suites of the checks
-# (test/lit). CMake configures again when the catalogue changes, so nothing
-# derived from it can lag behind a row added or removed.
+# time, for what the build derives from it: the registration's includes
+# (lib/CMakeLists.txt) and the lit suites of the checks (test/lit). CMake
+# configures again when the catalogue changes, so nothing derived from it
+# can lag behind a row added or removed.
 #
 # torchtidy_read_catalogue(<prefix>) sets, in the caller's scope, one entry a
 # check, in the catalogue's order:
