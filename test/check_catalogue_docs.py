@@ -13,9 +13,9 @@ another level there cannot be forgotten here:
   reports (runtime/shim/SiteTable.cpp).
 
 usage: check_catalogue_docs.py <source-dir> [--write]
-  --write  rewrites the tables and the level lists from the catalogue: a
-           row keeps its prose, a new check's row takes the catalogue's
-           summary. The pages and docs/runtime.md
+  --write  rewrites the tables and the level lists from the catalogue (what
+           scripts/new-check.sh runs): a row keeps its prose, a new check's
+           row takes the catalogue's summary. The pages and docs/runtime.md
            are prose, written by hand.
 """
 import pathlib
