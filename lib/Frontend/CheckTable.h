@@ -14,7 +14,8 @@ struct CheckInfo {
 };
 
 inline constexpr CheckInfo AllChecks[] = {
-#define TORCHTIDY_CHECK(Name, Class, Level, Summary) {Name, #Level, Summary},
+#define TORCHTIDY_CHECK(Name, Class, Level, RuntimeEvent, Summary)             \
+  {Name, #Level, Summary},
 #include "Checks/CheckCatalogue.def"
 };
 

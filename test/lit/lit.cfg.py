@@ -118,6 +118,15 @@ if config.runtime_dir:
     config.environment["TORCHTIDY_RUNTIME_DIR"] = config.runtime_dir
 config.substitutions.append(("%clang_plugin", config.clang_plugin))
 config.substitutions.append(("%clangxx", clangxx))
+# %catalogue: lib/Checks/CheckCatalogue.def as test/catalogue.py reads it
+# ("%catalogue names", "%catalogue rows"), for the tests that compare a
+# front-end's list of the checks with the catalogue instead of repeating it.
+config.substitutions.append(
+    ("%catalogue", "%s %s %s" % (
+        sys.executable,
+        os.path.join(config.test_source_root, "..", "catalogue.py"),
+        os.path.join(config.test_source_root, "..", "..", "lib", "Checks",
+                     "CheckCatalogue.def"))))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%llvm_major", config.torchtidy_llvm_major))

@@ -17,7 +17,10 @@ namespace c10 {
 enum class DeviceType : signed char { CPU = 0, CUDA = 1, Meta = 9 };
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
-struct Device { Device(DeviceType t, signed char index = -1) {} };
+struct Device {
+  Device(DeviceType t, signed char index = -1) {}
+  Device(const char *spec) {}
+};
 struct TensorOptions {
   TensorOptions() {}
   TensorOptions(Device d) {}
@@ -30,6 +33,9 @@ struct Tensor {
   Tensor cuda() const;
   Tensor cpu() const;
   Tensor detach() const;
+  Tensor sum() const;
+  Tensor sum(long dim) const;
+  double item() const;
 };
 Tensor operator+(const Tensor &, const Tensor &);
 Tensor operator*(const Tensor &, const Tensor &);

@@ -1,0 +1,254 @@
+//===--- ModelTest.cpp - What LibTorch APIs do, fact by fact --------------===//
+//
+// The LibTorch model (lib/Model) on expressions written against a miniature
+// LibTorch: each test parses a few lines, takes the argument of every call
+// of `use(...)` in order, and asks one facet what it is. A fact added to the
+// model gets a test here, next to the lit cases that show a check using it
+// on the real headers (docs/contributing.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Model/Devices.h"
+#include "Model/TensorOps.h"
+#include "Model/TorchTypes.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "gtest/gtest.h"
+
+#include "MiniTorch.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace torchtidy;
+using torchtidy_test::MiniTorch;
+
+namespace {
+
+/// What the snippets pass their expressions to, and the parts of LibTorch's
+/// API that only these tests need.
+constexpr const char *UseDeclarations = R"cpp(
+namespace at {
+Tensor nonzero(const Tensor &);
+bool hasXPU();
+} // namespace at
+namespace torch {
+namespace cuda { bool is_available(); int device_count(); }
+namespace mps { bool is_available(); }
+} // namespace torch
+namespace std {
+template <class T> struct vector { void push_back(const T &); };
+} // namespace std
+namespace mine {
+at::Tensor make();
+bool is_available();
+} // namespace mine
+void use(const at::Tensor &);
+void use(c10::Device);
+void use(c10::DeviceType);
+void use(const char *);
+void use(bool);
+void use(int);
+void use(double);
+)cpp";
+
+/// A parsed snippet and the arguments of its calls of `use`, in source order.
+struct Snippet {
+  std::unique_ptr<ASTUnit> Unit;
+  std::vector<const Expr *> Args;
+
+  const Expr *arg(size_t I) const {
+    return I < Args.size() ? Args[I]->IgnoreImplicit() : nullptr;
+  }
+  const CallExpr *call(size_t I) const {
+    return dyn_cast_or_null<CallExpr>(arg(I));
+  }
+};
+
+Snippet parse(const std::string &Code) {
+  Snippet U;
+  U.Unit = tooling::buildASTFromCodeWithArgs(
+      std::string(MiniTorch) + UseDeclarations + Code, {"-std=c++17"});
+  EXPECT_TRUE(U.Unit);
+  if (!U.Unit)
+    return U;
+  // A snippet that does not compile leaves out what a test asks about.
+  EXPECT_FALSE(U.Unit->getDiagnostics().hasErrorOccurred());
+  for (const BoundNodes &Node :
+       match(callExpr(callee(functionDecl(hasName("::use"))),
+                      hasArgument(0, expr().bind("arg"))),
+             U.Unit->getASTContext()))
+    U.Args.push_back(Node.getNodeAs<Expr>("arg"));
+  // The matches do not come in source order (a call with another overload
+  // of use() may come first).
+  const SourceManager &SM = U.Unit->getSourceManager();
+  llvm::sort(U.Args, [&](const Expr *A, const Expr *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+  return U;
+}
+
+/// The declaration of the parameter or variable called \p Name.
+const ValueDecl *declNamed(const Snippet &U, llvm::StringRef Name) {
+  auto Matches =
+      match(valueDecl(hasName(Name)).bind("d"), U.Unit->getASTContext());
+  return Matches.empty() ? nullptr : Matches[0].getNodeAs<ValueDecl>("d");
+}
+
+/// The variable an expression names, under implicit conversions.
+llvm::StringRef nameOf(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreImplicit());
+  return Ref ? Ref->getDecl()->getName() : "";
+}
+
+/// One expression and what a facet should say of it.
+template <typename T> struct Case {
+  const char *Expression;
+  T Expected;
+};
+
+/// Parses `void f(<Parameters>) { use(<expression>); ... }` with one call of
+/// use() a case, and expects \p Facet to say of each call's argument what
+/// its case expects.
+template <typename T, size_t N, typename FacetFn>
+void expectEach(llvm::StringRef Parameters, const Case<T> (&Cases)[N],
+                FacetFn Facet) {
+  std::string Code = "void f(" + Parameters.str() + ") {\n";
+  for (const Case<T> &C : Cases)
+    Code += "  use(" + std::string(C.Expression) + ");\n";
+  Snippet U = parse(Code + "}\n");
+  ASSERT_EQ(U.Args.size(), N);
+  for (size_t I = 0; I < N; ++I)
+    EXPECT_EQ(Facet(U, I), Cases[I].Expected) << Cases[I].Expression;
+}
+
+TEST(TorchTypesTest, ClassifiesThroughAliasesReferencesAndQualifiers) {
+  Snippet U = parse(R"cpp(
+    using Batch = torch::Tensor;
+    void f(const Batch &tensor, torch::Device device, c10::DeviceType type,
+           c10::TensorOptions options, std::vector<at::Tensor> &tensors,
+           std::vector<int> ints, int number) {})cpp");
+  auto TypeOf = [&](llvm::StringRef Name) {
+    return declNamed(U, Name)->getType();
+  };
+  EXPECT_EQ(classifyType(TypeOf("tensor")), TorchValueKind::Tensor);
+  EXPECT_EQ(classifyType(TypeOf("device")), TorchValueKind::DeviceSpec);
+  EXPECT_EQ(classifyType(TypeOf("type")), TorchValueKind::DeviceSpec);
+  EXPECT_EQ(classifyType(TypeOf("options")), TorchValueKind::DeviceSpec);
+  EXPECT_TRUE(isTensorOptionsType(TypeOf("options")));
+  EXPECT_FALSE(isTensorOptionsType(TypeOf("device")));
+  EXPECT_EQ(classifyType(TypeOf("tensors")), TorchValueKind::TensorList);
+  EXPECT_EQ(classifyType(TypeOf("ints")), TorchValueKind::None);
+  EXPECT_EQ(classifyType(TypeOf("number")), TorchValueKind::None);
+}
+
+TEST(TorchTypesTest, KnowsLibTorchsNamespacesAndHeaders) {
+  Snippet U = parse("void f() { use(torch::ones(2)); use(mine::make()); }");
+  ASSERT_EQ(U.Args.size(), 2u);
+  EXPECT_TRUE(isInLibTorchNamespace(U.call(0)->getDirectCallee()));
+  EXPECT_FALSE(isInLibTorchNamespace(U.call(1)->getDirectCallee()));
+  EXPECT_TRUE(isLibTorchHeaderName("torch/torch.h"));
+  EXPECT_TRUE(isLibTorchHeaderName("ATen/ATen.h"));
+  EXPECT_TRUE(isLibTorchHeaderName("c10/core/Device.h"));
+  EXPECT_FALSE(isLibTorchHeaderName("mylib/torch.h"));
+  EXPECT_FALSE(isLibTorchHeaderName("vector"));
+}
+
+/// A device type name ("cuda"), or none.
+using MaybeDeviceType = std::optional<llvm::StringRef>;
+
+TEST(DevicesTest, SpelledDeviceTypes) {
+  const Case<MaybeDeviceType> Cases[] = {
+      {"torch::kCUDA", "cuda"},
+      {"c10::DeviceType::Meta", "meta"},
+      {"torch::Device(torch::kCPU, 0)", "cpu"},
+      {"\"cuda:1\"", "cuda"},
+      {"torch::Device(\"xpu\")", "xpu"},
+      // A variable is where the analysis follows the device, not the model.
+      {"variable", std::nullopt},
+      {"\"gpu\"", std::nullopt},
+  };
+  expectEach("torch::Device variable", Cases, [](const Snippet &U, size_t I) {
+    return spelledDeviceType(U.arg(I));
+  });
+}
+
+TEST(DevicesTest, WhereAMigrationSendsATensor) {
+  const Case<TransferTarget> Cases[] = {
+      {"x.cuda()", TransferTarget::OffHost},
+      {"x.cpu()", TransferTarget::Host},
+      {"x.to(torch::Device(torch::kCPU))", TransferTarget::Host},
+      {"x.to(torch::Device(\"cuda:0\"))", TransferTarget::OffHost},
+      {"x.to(device)", TransferTarget::Unknown},
+      {"x.detach()", TransferTarget::None},
+      {"x + x", TransferTarget::None},
+  };
+  expectEach(
+      "torch::Tensor x, torch::Device device", Cases,
+      [](const Snippet &U, size_t I) { return transferTarget(U.call(I)); });
+}
+
+TEST(DevicesTest, CallsThatWaitForTheDevice) {
+  const Case<bool> Cases[] = {
+      {"x.item()", true},  {"x.cpu()", true},  {"at::nonzero(x)", true},
+      {"x.cuda()", false}, {"x.sum()", false},
+  };
+  expectEach("torch::Tensor x", Cases, [](const Snippet &U, size_t I) {
+    return synchronizesWithHost(U.call(I));
+  });
+}
+
+TEST(DevicesTest, AcceleratorQueries) {
+  const Case<MaybeDeviceType> Cases[] = {
+      {"torch::cuda::is_available()", "cuda"},
+      {"torch::cuda::device_count()", "cuda"},
+      {"torch::mps::is_available()", "mps"},
+      {"at::hasXPU()", "xpu"},
+      // The same name outside LibTorch asks LibTorch nothing.
+      {"mine::is_available()", std::nullopt},
+  };
+  expectEach("", Cases, [](const Snippet &U, size_t I) {
+    return queriedAccelerator(U.call(I));
+  });
+  EXPECT_EQ(availabilityQueryFor("cuda"), "torch::cuda::is_available()");
+}
+
+TEST(TensorOpsTest, ClassifiesCallsByWhatTheyDoToPlacement) {
+  const Case<TorchCallKind> Cases[] = {
+      {"torch::ones(2)", TorchCallKind::Factory},
+      {"x.to(torch::kCUDA)", TorchCallKind::Migration},
+      {"x.detach()", TorchCallKind::Detach},
+      {"x.item()", TorchCallKind::ReadScalar},
+      // A full reduction makes a 0-dim tensor; one over a dimension does not.
+      {"x.sum()", TorchCallKind::Reduction},
+      {"x.sum(0)", TorchCallKind::Op},
+      {"x + y", TorchCallKind::Op},
+      // A tensor from the user's own function is not LibTorch's factory.
+      {"mine::make()", TorchCallKind::Other},
+  };
+  expectEach(
+      "torch::Tensor x, torch::Tensor y", Cases,
+      [](const Snippet &U, size_t I) { return classifyCall(U.call(I)); });
+}
+
+TEST(TensorOpsTest, TensorOperandsInSourceOrder) {
+  Snippet U = parse(R"cpp(
+    void f(torch::Tensor x, torch::Tensor y) {
+      use(x + y);
+      use(x.to(torch::kCUDA));
+      use(torch::ones(2));
+    })cpp");
+  ASSERT_EQ(U.Args.size(), 3u);
+  auto Operands = tensorOperands(U.call(0));
+  ASSERT_EQ(Operands.size(), 2u);
+  EXPECT_EQ(nameOf(Operands[0]), "x");
+  EXPECT_EQ(nameOf(Operands[1]), "y");
+  // The object of a method call is its first operand.
+  EXPECT_EQ(tensorOperands(U.call(1)).size(), 1u);
+  EXPECT_TRUE(tensorOperands(U.call(2)).empty());
+}
+
+} // namespace
