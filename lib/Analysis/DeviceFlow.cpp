@@ -310,12 +310,24 @@ DeviceFlowPass::valueBeforeStores(StorageKey Key) const {
   if (!Key.first || !Key.second || IsDeviceSpec)
     if (std::optional<AbstractValue> Entry = entryValue(Read))
       return Entry;
-  if (!Key.second && IsDeviceSpec && Var && Var->isLocalVarDeclOrParm()) {
-    AbstractValue V;
-    V.Where = Placement::on(DeviceSet::anyDevice(), Var);
-    return V;
-  }
+  if (!Key.second)
+    if (std::optional<AbstractValue> Chosen = deviceChosenOutside(Key.first))
+      return Chosen;
   return AbstractValue::unknown();
+}
+
+std::optional<AbstractValue>
+DeviceFlowPass::deviceChosenOutside(const ValueDecl *D) const {
+  // The caller chooses: on an accelerator, as far as host data cares. A
+  // lambda's captures are chosen by the function around it, the same way.
+  const auto *Var = dyn_cast<VarDecl>(D);
+  if (!isDeviceSpecType(D->getType()) ||
+      !(isa<ParmVarDecl>(D) || (Var && Var->isLocalVarDeclOrParm() &&
+                                Var->getDeclContext() != Function)))
+    return std::nullopt;
+  AbstractValue V;
+  V.Where = Placement::on(DeviceSet::anyDevice(), D);
+  return V;
 }
 
 AbstractValue DeviceFlowPass::evalDeclRef(const DeclRefExpr *Ref) {
@@ -338,18 +350,12 @@ AbstractValue DeviceFlowPass::evalDeclRef(const DeclRefExpr *Ref) {
   }
   if (std::optional<AbstractValue> Entry = entryValue(D))
     return *Entry;
+  if (std::optional<AbstractValue> Chosen = deviceChosenOutside(D))
+    return *Chosen;
   if (IsDeviceSpec) {
-    AbstractValue V;
-    // The caller chooses: on an accelerator, as far as host data cares. A
-    // lambda's captures are chosen by the function around it, the same way.
     const auto *Var = dyn_cast<VarDecl>(D);
-    if (isa<ParmVarDecl>(D) || (Var && Var->isLocalVarDeclOrParm() &&
-                                Var->getDeclContext() != Function)) {
-      V.Where = Placement::on(DeviceSet::anyDevice(), D);
-      return V;
-    }
     if (Var && !Var->isLocalVarDeclOrParm() && Var->getInit()) {
-      V = eval(Var->getInit());
+      AbstractValue V = eval(Var->getInit());
       if (V.Where.isKnown())
         V.Where.DeviceVar = D;
       return V;

@@ -428,7 +428,7 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
       Object ? moduleClassOf(Object->getType()) : nullptr;
   std::optional<bool> HoldsParameters;
   if (std::optional<ModuleParametersFact> Parameters =
-          moduleParametersOf(ModuleClass)) {
+          UnitAnalysis::of(Ctx).moduleParametersOf(ModuleClass)) {
     HoldsParameters = Parameters->HoldsParameters;
     // Known from another file: a finding that rests on it says where.
     if (*HoldsParameters && Parameters->Constructor.isValid())

@@ -97,6 +97,10 @@ private:
   /// not stored to it, as a read of it finds; none for the function's own
   /// variables.
   std::optional<AbstractValue> valueBeforeStores(StorageKey Key) const;
+  /// A device parameter, or a device variable a lambda captured: chosen
+  /// outside this function, on whichever device, and the tensors it places
+  /// stay together. None for any other declaration.
+  std::optional<AbstractValue> deviceChosenOutside(const clang::ValueDecl *D) const;
   /// The function a call runs and its summary: this TU's own when it
   /// defines the function, else the project's (ProjectFacts.h). The
   /// summary's parameters are the returned declaration's. Null when the call

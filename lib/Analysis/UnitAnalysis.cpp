@@ -267,17 +267,6 @@ const FunctionSummary *projectSummaryOf(const FunctionDecl *Declaration) {
       .projectSummaryOf(Declaration);
 }
 
-std::optional<ModuleParametersFact>
-moduleParametersOf(const CXXRecordDecl *ModuleClass) {
-  if (!ModuleClass) { // No unit to ask: what the model says of no class.
-    std::optional<bool> Seen = moduleHoldsParameters(nullptr);
-    return Seen ? std::optional<ModuleParametersFact>({*Seen, {}})
-                : std::nullopt;
-  }
-  return UnitAnalysis::of(ModuleClass->getASTContext())
-      .moduleParametersOf(ModuleClass);
-}
-
 /// What Field's unit shows of it as a member of its module class, or null
 /// when it is none (or the class cannot be judged).
 static const ModuleMember *moduleMemberOf(const FieldDecl *Field) {

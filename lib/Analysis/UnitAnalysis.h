@@ -143,10 +143,6 @@ const FunctionSummary *deviceFlowSummaryOf(const clang::FunctionDecl *Definition
 /// UnitAnalysis::projectSummaryOf of Declaration's unit.
 const FunctionSummary *projectSummaryOf(const clang::FunctionDecl *Declaration);
 
-/// UnitAnalysis::moduleParametersOf of ModuleClass's unit.
-std::optional<ModuleParametersFact>
-moduleParametersOf(const clang::CXXRecordDecl *ModuleClass);
-
 /// Whether a submodule or tensor member of a module class is not registered
 /// with it, as far as its unit shows: false for registered members, members
 /// of classes whose constructors are not all seen, and fields that are

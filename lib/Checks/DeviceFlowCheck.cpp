@@ -21,9 +21,7 @@ void DeviceFlowCheck::registerMatchers(MatchFinder *Finder) {
 
 void DeviceFlowCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  // A function an error made invalid is code clang could not make sense
-  // of: no finding rests on it.
-  if (!Function || Function->isDependentContext() || Function->isInvalidDecl())
+  if (!Function || Function->isDependentContext())
     return;
   report(deviceFlowOf(Function), *Result.Context);
 }

@@ -147,7 +147,8 @@ void UnregisteredModuleMemberCheck::check(
     const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());
     std::optional<ModuleParametersFact> SubmoduleWeights;
     if (Use.IsSubmodule)
-      SubmoduleWeights = moduleParametersOf(Submodule);
+      SubmoduleWeights =
+          UnitAnalysis::of(*Result.Context).moduleParametersOf(Submodule);
     MemberKind Kind;
     SourceLocation WeightsRegisteredAt;
     if (!Use.IsSubmodule) {
