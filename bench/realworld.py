@@ -31,8 +31,13 @@ Triage format (tab-separated, '#' comments):
 Exit: 0 when every bug-level finding is triaged and none is a false positive;
 1 otherwise; 2 on a usage error or when no listed repository is present.
 
+With --level=performance, the performance level's findings are listed and
+triaged too (the same triage file; a performance finding worth changing is
+a TP, one that is not is an FP, with the reason).
+
 Usage: bench/realworld.py --sources DIR [--build build/llvm-22] [-j N]
                           [--work DIR] [--only owner/name ...] [--project]
+                          [--level bug|performance]
 """
 import argparse
 import collections
@@ -212,8 +217,15 @@ def main():
     parser.add_argument("-j", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--project", action="store_true",
                         help="lint each unit with its repository's facts")
+    parser.add_argument("--level", choices=("bug", "performance"),
+                        default="bug",
+                        help="performance: list the performance level's "
+                        "findings too, each to be triaged like a bug's")
     args = parser.parse_args()
 
+    # The units are linted in their own folders: the build's paths must not
+    # be relative to this one.
+    args.build = os.path.abspath(args.build)
     torchtidy = os.path.join(args.build, "bin", "torchtidy")
     pch = os.path.join(args.build, "test", "lit", "torch.pch")
     for tool in (torchtidy, pch):
@@ -283,7 +295,7 @@ def main():
     def lint(entry):
         mode = ([f"--project-facts={index_of[entry['file']]}",
                  f"--cache-dir={cache}"] if args.project else ["--no-cache"])
-        done = subprocess.run([torchtidy, "-p", work, "--level=bug",
+        done = subprocess.run([torchtidy, "-p", work, f"--level={args.level}",
                                "--format=json", *mode, entry["file"]],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
@@ -310,12 +322,15 @@ def main():
         errors = [f for f in findings if f["level"] == "error"]
         if errors:
             per_repo[repo]["errors"] += 1
-            set_aside += sum(f["level"] == "bug" for f in findings)
+            set_aside += sum(f["level"] in ("bug", "performance")
+                             for f in findings)
             print(f"not parsed\t{repo}\t{repo_of(unit)[1]}\t"
                   f"{errors[0]['message']}")
             continue
+        reported = ("bug", "performance") if args.level == "performance" \
+            else ("bug",)
         for finding in findings:
-            if finding["level"] != "bug":
+            if finding["level"] not in reported:
                 continue
             repo, relative = repo_of(finding["file"])
             place = f"{relative}:{finding['line']}"
@@ -350,10 +365,15 @@ def main():
     print(f"repositories: {len(per_repo)}; translation units: "
           f"{total['units']}, of which {total['units'] - total['errors']} "
           f"parsed without error (an error: a header missing here; "
-          f"{set_aside} bug-level findings in those set aside)")
+          f"{set_aside} {args.level}-level findings in those set aside)")
     clean = verdicts["FP"] == 0 and verdicts["untriaged"] == 0
-    print("every bug-level finding triaged, no false positive: "
+    print(f"every {args.level}-level finding triaged, no false positive: "
           + ("yes" if clean else "no"))
+    # Nothing parsed says nothing about the findings: a broken setup (a
+    # missing precompiled header, headers of another LibTorch) is not a
+    # clean run.
+    if total["units"] and total["units"] == total["errors"]:
+        fail("no translation unit parsed: the setup is broken", 1)
     return 0 if clean else 1
 
 
