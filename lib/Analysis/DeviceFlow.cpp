@@ -78,6 +78,10 @@ DeviceFlowPass::DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx,
     else if (isDeviceOwningClass(Method->getParent()))
       DeviceOwnerOfMethod = Method->getParent();
   }
+  // Reporting, a helper's parameters are what its callers pass; summarising,
+  // they stand for any caller's arguments.
+  if (Mode == PassMode::Report)
+    Callers = UnitAnalysis::of(Ctx).callerContextOf(Function);
 }
 
 std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
@@ -403,6 +407,18 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
                  Member});
     return V;
   }
+  // `net->fc1->weight`: a submodule, parameter or buffer that a module
+  // registers moves with it, so it is where that module is.
+  if (const Expr *Owner = moduleObjectOfMember(Member))
+    if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+        Field && (isRegisteredModuleMember(Field) ||
+                  isRegisteredLayerTensor(Field))) {
+      AbstractValue Whole = eval(Owner);
+      AbstractValue Part;
+      Part.Where = Whole.Where;
+      Part.Origins = Whole.Origins;
+      return Part;
+    }
   return AbstractValue::unknown();
 }
 
@@ -497,8 +513,10 @@ void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {
     return;
   AbstractValue Stored = Value;
   // A device variable is its own name; reading it sets DeviceVar again.
-  if (isDeviceSpecType(Decl->getType()))
+  if (isDeviceSpecType(Decl->getType())) {
     Stored.Where.DeviceVar = nullptr;
+    Stored.Where.FromParameter = nullptr;
+  }
   (*Current)[*Key] = Stored;
   Memo.clear(); // Earlier reads of the target are stale now.
 }
@@ -545,7 +563,7 @@ std::string DeviceFlowPass::callSuffix(const CallExpr *Call) const {
 DeviceFlowResult analyzeDeviceFlow(const FunctionDecl *Function,
                                    ASTContext &Ctx) {
   if (!Function || !Function->hasBody())
-    return {};
+    return DeviceFlowResult();
   return detail::DeviceFlowPass(Function, Ctx, detail::PassMode::Report).run();
 }
 

@@ -15,6 +15,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include <optional>
 #include <string>
 #include <utility>
@@ -126,6 +127,12 @@ struct DeviceFlowResult {
   std::vector<HostSyncInLoop> HostSyncs;
   std::vector<NonBlockingFromPageable> NonBlockingCopies;
   std::vector<TransferInHelper> HelperTransfers;
+  /// What this function passes at each call of a function its unit
+  /// defines, as the analysis knew it there: every argument, in the call's
+  /// order (an operator method's object first). The callee's parameters
+  /// take their context from it (CallerContext.h).
+  llvm::DenseMap<const clang::CallExpr *, std::vector<AbstractValue>>
+      ArgumentsPassed;
   /// The iteration cap was hit; the function is reported as clean.
   bool GaveUp = false;
 };

@@ -63,6 +63,9 @@ AbstractValue DeviceFlowPass::newModuleOnHost(const Expr *Creation) {
 AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
   if (std::optional<CheckpointCall> Checkpoint = checkpointCall(Call))
     return evalCheckpoint(Call, *Checkpoint);
+  // `*model`: the module itself, as `model` is.
+  if (const Expr *Handle = dereferencedModuleHandle(Call))
+    return eval(Handle);
   TorchCallKind Kind = classifyCall(Call);
   switch (Kind) {
   case TorchCallKind::Migration:
@@ -115,7 +118,28 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
     Part.Grad = isTensorType(Object->getType()) && Facts.isInNoGradScope(Call)
                     ? GradHistory::None
                     : ObjectValue.Grad;
+    if (isTensorType(Object->getType())) {
+      // `x[i]` of a 1-D tensor is 0-dim: it meets any device. Where the
+      // rank is not known, neither is that.
+      std::optional<unsigned> Dropped = dimensionsDroppedByPart(Call);
+      std::optional<unsigned> Whole =
+          ObjectValue.ZeroDim ? std::optional(0u) : ObjectValue.Rank;
+      if (Dropped && Whole && *Whole >= *Dropped) {
+        Part.Rank = *Whole - *Dropped;
+        Part.ZeroDim = Part.Rank == 0u;
+      } else if ((!Dropped || *Dropped > 0) && !isIndexedWithTensor(Call)) {
+        Part.MaybeZeroDim = true;
+      }
+    }
     return Part;
+  }
+
+  // `net->parameters()`: the module's own tensors, where it is.
+  if (isModuleTensorsAccessor(Call)) {
+    AbstractValue Tensors;
+    Tensors.Where = ObjectValue.Where;
+    Tensors.Origins = ObjectValue.Origins;
+    return Tensors;
   }
 
   switch (Kind) {
@@ -136,7 +160,9 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
   }
   case TorchCallKind::RequiresGrad: {
     AbstractValue V = Object ? ObjectValue : AbstractValue();
-    V.Grad = GradHistory::Carries;
+    // Only a leaf's flag can be set: it has no graph until used.
+    if (V.Grad != GradHistory::Carries)
+      V.Grad = GradHistory::Leaf;
     if (Object && isTensorType(Object->getType()))
       store(Object, V);
     return V;
@@ -160,6 +186,10 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
                          /*IsContainer=*/true);
     return AbstractValue::unknown();
   default: {
+    if (Reporting)
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && Callee->hasBody())
+        Result.ArgumentsPassed[Call].assign(ArgValues.begin(), ArgValues.end());
     AbstractValue Returned;
     if (applySummary(Call, ArgValues, Returned))
       return Returned;
@@ -218,8 +248,8 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
   if (const Expr *Spec = deviceArgument(Call)) {
     AbstractValue Options = deviceOf(Spec);
     V.Where = Options.Where;
-    if (Options.Grad == GradHistory::Carries)
-      V.Grad = GradHistory::Carries;
+    if (Options.Grad == GradHistory::Leaf)
+      V.Grad = GradHistory::Leaf;
   }
   // zeros_like(x): the tensor whose device (and memory) it may follow.
   std::optional<AbstractValue> Like;
@@ -235,7 +265,8 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
       V.Where = Placement::host();
     }
   }
-  V.ZeroDim = V.ZeroDim || isScalarFactoryCall(Call);
+  V.Rank = Like ? Like->Rank : factoryRank(Call);
+  V.ZeroDim = V.ZeroDim || isScalarFactoryCall(Call) || V.Rank == 0u;
   // New tensors are in pageable host memory unless their options pin it. A
   // *_like factory not told either way might follow its model tensor, so it
   // is pageable only when that tensor is.
@@ -445,8 +476,19 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
   for (const Operand &Input : Inputs)
     InputValues.push_back(Input.Value);
 
+  // A module that the callers must place where its inputs are, as they are
+  // told at their calls: from here on the code is judged as it runs once
+  // they do, so what the module computes is not a second finding here.
+  bool PlacedByCallers =
+      HasDevice && llvm::any_of(Inputs, [&](const Operand &Input) {
+        return !Input.Value.isHostScalar() &&
+               mayConflict(Input.Value.Where, Module.Value.Where) &&
+               isModuleCheckedByCallers(Module.Value.Where, Input.Value.Where);
+      });
   AbstractValue V;
-  if (HasDevice) {
+  if (PlacedByCallers) {
+    V = whereItRuns(InputValues);
+  } else if (HasDevice) {
     V.Where = Module.Value.Where;
     V.Origins = Module.Value.Origins;
   } else {
@@ -488,10 +530,17 @@ AbstractValue DeviceFlowPass::evalOp(const CallExpr *Call, TorchCallKind Kind) {
     V.Where = Placement::host();
     V.Origins = Values.front().Origins;
   }
+  llvm::SmallVector<std::optional<unsigned>, 4> Ranks;
+  for (const AbstractValue &Value : Values)
+    Ranks.push_back(Value.ZeroDim ? std::optional(0u) : Value.Rank);
+  V.Rank = opResultRank(Call, Ranks);
   V.ZeroDim =
       Kind == TorchCallKind::Reduction || Kind == TorchCallKind::LossFunction ||
+      V.Rank == 0u ||
       (!Values.empty() &&
        llvm::all_of(Values, [](const AbstractValue &X) { return X.ZeroDim; }));
+  if (V.ZeroDim)
+    V.Rank = 0;
   V.Grad = resultGrad(Call, Values);
   // .pin_memory() pins; reductions, losses and arithmetic make new
   // (pageable) tensors even from pinned ones; other ops keep what
@@ -568,7 +617,8 @@ DeviceFlowPass::resultGrad(const Stmt *Site,
     return GradHistory::None;
   bool AllNone = !Inputs.empty();
   for (const AbstractValue &Input : Inputs) {
-    if (Input.Grad == GradHistory::Carries)
+    // Computed from a tensor that requires grad: a graph node.
+    if (Input.Grad == GradHistory::Carries || Input.Grad == GradHistory::Leaf)
       return GradHistory::Carries;
     AllNone &= Input.Grad == GradHistory::None;
   }

@@ -29,17 +29,22 @@ void DeviceFlowPass::checkOperands(const CallExpr *Call,
     return;
   auto Exempt = [](const Operand &O) { return O.Value.isHostScalar(); };
   // Inputs against the module's weights first: that is where it fails.
+  // A pair the callers check at their calls (the summary's requirements) is
+  // reported there, once, not again here.
   if (Module)
     for (const Operand &Input : Operands)
       if (!Exempt(Input) &&
           mayConflict(Input.Value.Where, Module->Value.Where)) {
-        recordMixedSite(Call, CallName, Input, *Module);
+        if (!isModuleCheckedByCallers(Module->Value.Where, Input.Value.Where))
+          recordMixedSite(Call, CallName, Input, *Module);
         return;
       }
   for (size_t I = 0; I < Operands.size(); ++I)
     for (size_t J = I + 1; J < Operands.size(); ++J)
       if (!Exempt(Operands[I]) && !Exempt(Operands[J]) &&
-          mayConflict(Operands[I].Value.Where, Operands[J].Value.Where)) {
+          mayConflict(Operands[I].Value.Where, Operands[J].Value.Where) &&
+          !isCheckedByCallers(Operands[I].Value.Where,
+                              Operands[J].Value.Where)) {
         recordMixedSite(Call, CallName, Operands[I], Operands[J]);
         return;
       }
@@ -63,6 +68,16 @@ static bool isUnmovedInput(const AbstractValue &V) {
 std::optional<std::string>
 DeviceFlowPass::migrationOf(const AbstractValue &V) const {
   for (const Origin &O : V.Origins) {
+    if (O.K == Origin::Kind::PassedByCaller) {
+      // Moved by a caller, in the caller's names: follow the parameter it
+      // came in by instead, which this function can spell.
+      const clang::ParmVarDecl *Parm = V.Where.FromParameter;
+      if (!Parm || Parm->getName().empty())
+        return std::nullopt;
+      std::string Name = Parm->getNameAsString();
+      return isDeviceSpecType(Parm->getType()) ? ".to(" + Name + ")"
+                                               : ".to(" + Name + ".device())";
+    }
     if (O.K == Origin::Kind::Migration || O.K == Origin::Kind::ModuleMigration)
       return O.Detail;
     if (O.K == Origin::Kind::HelperResult ||

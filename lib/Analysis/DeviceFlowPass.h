@@ -13,6 +13,7 @@
 #ifndef TORCHTIDY_ANALYSIS_DEVICEFLOWPASS_H
 #define TORCHTIDY_ANALYSIS_DEVICEFLOWPASS_H
 
+#include "Analysis/CallerContext.h"
 #include "Analysis/DeviceFlow.h"
 #include "Analysis/FunctionFacts.h"
 #include "Model/TorchApi.h"
@@ -196,6 +197,9 @@ private:
   /// Set when Function is a method of a Module subclass (not a constructor):
   /// its tensor parameters and fields are on the module's device.
   const clang::CXXRecordDecl *ModuleOfMethod = nullptr;
+  /// Reporting: what every call of Function passes it, when those are all
+  /// the calls the program makes (CallerContext.h); null otherwise.
+  const CallerContext *Callers = nullptr;
   /// Set when Function is a method of a class that moves its own tensors
   /// with `to(Device)` (DeviceOwners.h), not a constructor: the fields that
   /// `to` moves are wherever the object was last moved.
@@ -222,6 +226,20 @@ private:
   /// on a device.
   llvm::DenseSet<StorageKey> ModulesLeftBehind;
 };
+
+/// Reporting with the callers' context: whether the callers check these two
+/// tensors against each other themselves. Both are still the callers'
+/// arguments for two of the function's tensor parameters, which its summary
+/// states as a SameDeviceRequirement that each call checks: one finding, at
+/// the call that passes them.
+bool isCheckedByCallers(const Placement &A, const Placement &B);
+
+/// Reporting with the callers' context: whether the callers check a module
+/// fed inputs so placed themselves. The module is still the callers'
+/// argument for a module parameter and the inputs are on the host or still
+/// where another parameter's argument is: the summary states a
+/// ModuleInputRequirement that each call checks.
+bool isModuleCheckedByCallers(const Placement &Module, const Placement &Inputs);
 
 /// Whether a copy to the host of a tensor so placed waits for a device. Only
 /// a tensor the analysis places off the host (possibly, through the

@@ -112,6 +112,12 @@ DeviceFlowPass::entryValue(const ValueDecl *D) const {
       V.Where = Placement::on(DeviceSet::anyDevice(), ModuleOfMethod);
       return V;
     }
+    // Reporting a helper whose callers are all seen: what they pass.
+    if (Callers && Parm->getFunctionScopeIndex() < Callers->Parameters.size())
+      if (const AbstractValue &Passed =
+              Callers->Parameters[Parm->getFunctionScopeIndex()];
+          Passed.Where.isKnown())
+        return Passed;
     return std::nullopt;
   }
   const auto *Field = dyn_cast<FieldDecl>(D);
@@ -289,6 +295,26 @@ static const ParmVarDecl *untouchedTensorParameter(const Placement &Where,
   return untouchedParameter(Where, F, TorchValueKind::Tensor);
 }
 
+bool isCheckedByCallers(const Placement &A, const Placement &B) {
+  auto IsTensorParameter = [](const ParmVarDecl *Parm) {
+    return Parm && classifyType(Parm->getType()) == TorchValueKind::Tensor;
+  };
+  return IsTensorParameter(A.FromParameter) &&
+         IsTensorParameter(B.FromParameter) &&
+         A.FromParameter != B.FromParameter;
+}
+
+bool isModuleCheckedByCallers(const Placement &Module,
+                              const Placement &Inputs) {
+  const ParmVarDecl *ModuleParm = Module.FromParameter;
+  if (!ModuleParm ||
+      classifyType(ModuleParm->getType()) != TorchValueKind::Module)
+    return false;
+  // As isCheckableInputPlacement, in the callers' values.
+  return Inputs.isDefinitelyHost() ||
+         (Inputs.FromParameter && Inputs.FromParameter != ModuleParm);
+}
+
 /// Whether inputs so placed say where a module fed them must be, in terms
 /// the caller can check: on the host, or wherever one of the function's
 /// parameters is (a device, another module, a tensor) other than the module
@@ -390,7 +416,8 @@ void DeviceFlowPass::applySameDeviceRequirements(
       continue;
     }
     if (A.Value.isHostScalar() || B.Value.isHostScalar() ||
-        !mayConflict(A.Value.Where, B.Value.Where))
+        !mayConflict(A.Value.Where, B.Value.Where) ||
+        isCheckedByCallers(A.Value.Where, B.Value.Where))
       continue;
     // The note inside the helper ends the history of the operand that did
     // not stay behind (recordMixedSite keeps A as the one that stayed unless
@@ -535,9 +562,13 @@ void DeviceFlowPass::applyModuleInputRequirements(
     if (Inputs.isDefinitelyHost() && !Required.Inputs.isDefinitelyHost())
       continue;
     const Expr *ModuleArg = Call->getArg(Index);
+    // `run(*model)`: the module is `model`, and is moved as `model->to(d)`.
+    if (const Expr *Handle = dereferencedModuleHandle(ModuleArg))
+      ModuleArg = Handle;
     Operand Module = operandFor(ModuleArg);
     Module.IsModule = true;
-    if (!mayConflict(Module.Value.Where, Inputs))
+    if (!mayConflict(Module.Value.Where, Inputs) ||
+        isModuleCheckedByCallers(Module.Value.Where, Inputs))
       continue;
     // One finding per module left behind, at the first helper that runs it.
     std::optional<StorageKey> Key = storageKeyOf(ModuleArg);

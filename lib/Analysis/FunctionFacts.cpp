@@ -16,6 +16,9 @@ std::optional<StorageKey> storageKeyOf(const Expr *E) {
   if (!E)
     return std::nullopt;
   E = ignoreValuePreserving(E)->IgnoreParenImpCasts();
+  // `*model`: the module the handle `model` holds.
+  if (const Expr *Handle = dereferencedModuleHandle(E))
+    return storageKeyOf(Handle);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (isa<VarDecl>(Ref->getDecl()) || isa<BindingDecl>(Ref->getDecl()))
       return StorageKey{Ref->getDecl(), nullptr};

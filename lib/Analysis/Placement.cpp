@@ -86,8 +86,11 @@ Placement Placement::join(const Placement &Other) const {
     return *this;
   if (State == Knowledge::Unknown || Other.State == Knowledge::Unknown)
     return unknown();
-  return on(Devices.join(Other.Devices),
-            DeviceVar == Other.DeviceVar ? DeviceVar : nullptr);
+  Placement Joined = on(Devices.join(Other.Devices),
+                        DeviceVar == Other.DeviceVar ? DeviceVar : nullptr);
+  if (FromParameter == Other.FromParameter)
+    Joined.FromParameter = FromParameter;
+  return Joined;
 }
 
 bool Placement::mayBeOnHost() const {
@@ -199,6 +202,8 @@ AbstractValue AbstractValue::element(unsigned Index) const {
   AbstractValue Whole = *this;
   Whole.Elements.clear();
   Whole.ZeroDim = false;
+  Whole.MaybeZeroDim = false;
+  Whole.Rank.reset();
   return Whole;
 }
 
@@ -222,12 +227,21 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
   // An unset side has not happened yet on its path; it says nothing.
   if (Where.State == Placement::Knowledge::Unset) {
     Result.ZeroDim = Other.ZeroDim;
+    Result.MaybeZeroDim = Other.MaybeZeroDim;
+    Result.Rank = Other.Rank;
     Result.Memory = Other.Memory;
   } else if (Other.Where.State == Placement::Knowledge::Unset) {
     Result.ZeroDim = ZeroDim;
+    Result.MaybeZeroDim = MaybeZeroDim;
+    Result.Rank = Rank;
     Result.Memory = Memory;
   } else {
     Result.ZeroDim = ZeroDim && Other.ZeroDim;
+    // 0-dim on one path and maybe on the other: maybe.
+    Result.MaybeZeroDim = !Result.ZeroDim && (ZeroDim || MaybeZeroDim) &&
+                          (Other.ZeroDim || Other.MaybeZeroDim);
+    if (Rank == Other.Rank)
+      Result.Rank = Rank;
     Result.Memory = torchtidy::join(Memory, Other.Memory);
   }
   Result.Grad = torchtidy::join(Grad, Other.Grad);
@@ -246,7 +260,8 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
 }
 
 bool AbstractValue::operator==(const AbstractValue &O) const {
-  return Where == O.Where && ZeroDim == O.ZeroDim && Grad == O.Grad &&
+  return Where == O.Where && ZeroDim == O.ZeroDim &&
+         MaybeZeroDim == O.MaybeZeroDim && Rank == O.Rank && Grad == O.Grad &&
          Memory == O.Memory && Origins == O.Origins && Elements == O.Elements &&
          FromFailingOp == O.FromFailingOp;
 }

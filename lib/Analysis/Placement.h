@@ -90,6 +90,13 @@ struct Placement {
   /// the module class: its parameters, and the inputs its callers must pass,
   /// are on "the module's device", wherever that is at run time.
   const clang::NamedDecl *DeviceVar = nullptr;
+  /// In a function analysed with its callers' context (CallerContext.h):
+  /// the value is still wherever the callers' argument for this parameter
+  /// is, untouched by the function. It is the caller's view of what a
+  /// summary says with DeviceVar set to the parameter, and flows the same
+  /// way: kept by what keeps a placement, lost by a move or a join with
+  /// anything else.
+  const clang::ParmVarDecl *FromParameter = nullptr;
 
   static Placement unset() { return {}; }
   static Placement unknown() {
@@ -117,7 +124,8 @@ struct Placement {
 
   Placement join(const Placement &Other) const;
   bool operator==(const Placement &O) const {
-    return State == O.State && Devices == O.Devices && DeviceVar == O.DeviceVar;
+    return State == O.State && Devices == O.Devices &&
+           DeviceVar == O.DeviceVar && FromParameter == O.FromParameter;
   }
   bool operator!=(const Placement &O) const { return !(*this == O); }
 
@@ -133,7 +141,10 @@ struct Placement {
 bool mayConflict(const Placement &A, const Placement &B);
 
 /// Whether a tensor carries autograd history (so keeping it keeps its graph).
-enum class GradHistory { Unknown, None, Carries };
+/// A Leaf requires grad but was made, not computed (a parameter built by
+/// hand with `requires_grad(true)`): it has no graph to keep, and what is
+/// computed from it Carries.
+enum class GradHistory { Unknown, None, Carries, Leaf };
 GradHistory join(GradHistory A, GradHistory B);
 
 /// What kind of host memory a tensor's data is in, should it be on the host.
@@ -183,6 +194,10 @@ struct Origin {
     /// file registers (a project fact). Loc: that constructor. Subject: the
     /// class.
     ModuleParameters,
+    /// The value a parameter has in every call the program makes of the
+    /// function (CallerContext.h). Loc: the argument at the call that leads
+    /// the history. Subject: the parameter, Detail: the calling function.
+    PassedByCaller,
   };
   Kind K;
   clang::SourceLocation Loc;
@@ -209,6 +224,13 @@ struct AbstractValue {
   Placement Where;
   /// Definitely 0-dim. A 0-dim CPU tensor may meet tensors on any device.
   bool ZeroDim = false;
+  /// An element or part picked from a tensor whose rank is not known
+  /// (`x[i]`): 0-dim if that tensor was 1-D. Whether it may meet any device
+  /// is unknown, so it is never the host side of a finding.
+  bool MaybeZeroDim = false;
+  /// The number of dimensions, where the steps that made the value spell it
+  /// (`torch::zeros({n})`, then `x[i]`: 0).
+  std::optional<unsigned> Rank;
   GradHistory Grad = GradHistory::Unknown;
   /// The kind of host memory the data is in, as the step that made the value
   /// says.
@@ -240,8 +262,11 @@ struct AbstractValue {
   /// listed last; dropped when the history is full.
   AbstractValue &addOldestOrigin(Origin O);
   const Origin *findOrigin(Origin::Kind K) const;
-  /// The exempt operand of the "0-dim CPU scalars mix with anything" rule.
-  bool isHostScalar() const { return ZeroDim && Where.isDefinitelyHost(); }
+  /// The exempt operand of the "0-dim CPU scalars mix with anything" rule,
+  /// or one that may be such a scalar.
+  bool isHostScalar() const {
+    return (ZeroDim || MaybeZeroDim) && Where.isDefinitelyHost();
+  }
 
   /// A tuple of these values. Its own placement and history are the
   /// elements' where they all agree, unknown otherwise, so that code which

@@ -333,7 +333,7 @@ private:
     Result.Where = placement(O->get("w"));
     Result.ZeroDim = boolean(O->get("z"));
     Result.Grad = static_cast<GradHistory>(
-        integer(O->get("g"), 0, static_cast<int>(GradHistory::Carries))
+        integer(O->get("g"), 0, static_cast<int>(GradHistory::Leaf))
             .value_or(0));
     Result.Memory = static_cast<HostMemory>(
         integer(O->get("m"), 0, static_cast<int>(HostMemory::Pinned))

@@ -4,6 +4,7 @@
 #include "Analysis/ModuleMembers.h"
 #include "Analysis/ProjectFacts.h"
 #include "Model/Modules.h"
+#include "Model/TorchApi.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -92,10 +93,86 @@ UnitAnalysis::~UnitAnalysis() = default;
 const DeviceFlowResult &
 UnitAnalysis::deviceFlowOf(const FunctionDecl *Function) {
   assert(&Function->getASTContext() == &Ctx && "a function of another unit");
+  auto Found = Flows.find(Function);
+  if (Found != Flows.end()) {
+    // Callers' contexts are asked only up acyclic chains (CallSiteIndex), so
+    // no function's flow is asked for while it is being computed. Were one,
+    // it would have no result yet: no finding, no arguments passed.
+    assert(Found->second && "a device flow asked for while computing it");
+    static const DeviceFlowResult NotYetComputed;
+    return Found->second ? *Found->second : NotYetComputed;
+  }
+  Flows[Function] = nullptr;
+  auto Flow =
+      std::make_unique<DeviceFlowResult>(analyzeDeviceFlow(Function, Ctx));
+  // The map may have grown while the callers were analysed: look the slot
+  // up again.
   std::unique_ptr<DeviceFlowResult> &Slot = Flows[Function];
-  if (!Slot)
-    Slot = std::make_unique<DeviceFlowResult>(analyzeDeviceFlow(Function, Ctx));
+  Slot = std::move(Flow);
   return *Slot;
+}
+
+const CallerContext *
+UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
+  assert(&Function->getASTContext() == &Ctx && "a function of another unit");
+  if (!CallSites)
+    CallSites = std::make_unique<CallSiteIndex>(Ctx);
+  const FunctionDecl *Key = Function->getCanonicalDecl();
+  if (auto Known = CallerContexts.find(Key); Known != CallerContexts.end())
+    return Known->second.get();
+  if (!CallSites->hasContext(Key)) {
+    CallerContexts[Key] = nullptr;
+    return nullptr;
+  }
+  auto Context = std::make_unique<CallerContext>();
+  const FunctionDecl *Definition = Function->getDefinition();
+  unsigned NumParams = Definition ? Definition->getNumParams() : 0;
+  Context->Parameters.assign(NumParams, AbstractValue::unknown());
+  std::vector<bool> Reached(NumParams, false);
+  bool EveryCallSeen = true;
+  for (const CallSite &Site : *CallSites->allCallsOf(Key)) {
+    const DeviceFlowResult &Flow = deviceFlowOf(Site.Caller);
+    auto Passed = Flow.ArgumentsPassed.find(Site.Call);
+    // A call the caller's analysis never reached (dead code, a gave-up
+    // caller, an argument's default): what it passes is not known.
+    if (Passed == Flow.ArgumentsPassed.end()) {
+      EveryCallSeen = false;
+      break;
+    }
+    unsigned First = firstParameterArgument(Site.Call);
+    std::string CallerName = Site.Caller->getNameAsString();
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Site.Caller);
+        Method && Method->getParent()->isLambda())
+      CallerName = "a lambda";
+    for (unsigned I = 0; I < NumParams; ++I) {
+      const ParmVarDecl *Parm = Definition->getParamDecl(I);
+      TorchValueKind Kind = classifyType(Parm->getType());
+      bool Placeable = Kind == TorchValueKind::Tensor ||
+                       Kind == TorchValueKind::Module ||
+                       (Kind == TorchValueKind::DeviceSpec &&
+                        !isTensorOptionsType(Parm->getType()));
+      if (!Placeable || I + First >= Passed->second.size())
+        continue;
+      AbstractValue Arg = Passed->second[I + First];
+      if (Arg.Where.State == Placement::Knowledge::Unset)
+        Arg = AbstractValue::unknown();
+      if (Arg.Where.isKnown()) {
+        Arg.Where.FromParameter = Parm;
+        Arg.addOrigin({Origin::Kind::PassedByCaller,
+                       Site.Call->getArg(I + First)->getBeginLoc(),
+                       Parm->getNameAsString(), CallerName,
+                       Arg.Where.describe()});
+      }
+      Context->Parameters[I] =
+          Reached[I] ? Context->Parameters[I].join(Arg) : Arg;
+      Reached[I] = true;
+    }
+  }
+  if (!EveryCallSeen)
+    Context.reset();
+  std::unique_ptr<CallerContext> &Slot = CallerContexts[Key];
+  Slot = std::move(Context);
+  return Slot.get();
 }
 
 const FunctionSummary *

@@ -20,6 +20,7 @@
 #ifndef TORCHTIDY_ANALYSIS_UNITANALYSIS_H
 #define TORCHTIDY_ANALYSIS_UNITANALYSIS_H
 
+#include "Analysis/CallerContext.h"
 #include "Analysis/DeviceFlow.h"
 #include "Analysis/DeviceOwners.h"
 #include "Analysis/SummaryData.h"
@@ -54,6 +55,12 @@ public:
 
   /// The device-flow result of a function of this unit.
   const DeviceFlowResult &deviceFlowOf(const clang::FunctionDecl *Function);
+
+  /// What every call of a function of this unit passes it (CallerContext.h),
+  /// from its callers' own device flow; null when those calls are not all
+  /// the calls the program makes, or the chain of callers recurses or is
+  /// too deep to follow.
+  const CallerContext *callerContextOf(const clang::FunctionDecl *Function);
 
   /// The summary of a function defined in this unit, for its callers. Null
   /// while that function's own summary is being computed (recursion) and
@@ -104,8 +111,12 @@ private:
 
   clang::ASTContext &Ctx;
 
+  /// Null while the result is being computed.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<DeviceFlowResult>>
       Flows;
+  std::unique_ptr<CallSiteIndex> CallSites;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<CallerContext>>
+      CallerContexts;
   /// Null while the summary is being computed.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionSummary>>
       Summaries;

@@ -55,6 +55,8 @@ std::string reasonFor(const AbstractValue &Value) {
     return "restored by 'torch::load' from " + fileAsWritten(O.Detail);
   case Origin::Kind::ModuleParameters:
     return "its class '" + O.Subject + "' holds parameters";
+  case Origin::Kind::PassedByCaller:
+    return "passed by '" + O.Detail + "'";
   }
   return "";
 }
@@ -103,6 +105,9 @@ static std::string noteFor(const Origin &O) {
   case Origin::Kind::ModuleParameters:
     return "'" + O.Subject +
            "' holds parameters: its constructor, defined here, registers them";
+  case Origin::Kind::PassedByCaller:
+    return "'" + O.Subject + "' is on " + O.DeviceWords + " here: passed by '" +
+           O.Detail + "'";
   }
   return "";
 }

@@ -8,6 +8,20 @@ using namespace clang;
 
 namespace torchtidy {
 
+/// What to do instead, by the kind of copy: a value read to log or total,
+/// data copied to work on it on the host, or a result whose size or truth
+/// the host needs.
+static llvm::StringRef adviceFor(llvm::StringRef What) {
+  if (What == ".item()" || What == "<<")
+    return "accumulate on the device and read the value once per logging "
+           "interval";
+  if (What == ".cpu()" || What == ".to()")
+    return "copy once, outside the loop, or keep each iteration's work on "
+           "the device";
+  return "keep each iteration's work on the device, or batch it and read "
+         "the result once";
+}
+
 void HostSyncInLoopCheck::report(const DeviceFlowResult &Flow,
                                  ASTContext &Ctx) {
   for (const HostSyncInLoop &Sync : Flow.HostSyncs) {
@@ -18,10 +32,10 @@ void HostSyncInLoopCheck::report(const DeviceFlowResult &Flow,
                              : std::string();
     diag(Sync.Call->getExprLoc(),
          "'%0' copies '%1' (on %2) to the host %select{|inside '%4' }3and "
-         "waits for the device in every iteration; accumulate on the device "
-         "and read the value once per logging interval")
+         "waits for the device in every iteration; %5")
         << Sync.What << Sync.Tensor.Spelling
-        << Sync.Tensor.Value.Where.describe() << !Helper.empty() << Helper;
+        << Sync.Tensor.Value.Where.describe() << !Helper.empty() << Helper
+        << adviceFor(Sync.What);
     diag(Sync.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
     if (Sync.CopyInHelper.isValid())
       diag(Sync.CopyInHelper,

@@ -92,6 +92,28 @@ bool isRegisteredLayerTensor(const FieldDecl *Field) {
          isInLibTorchNamespace(Layer);
 }
 
+const Expr *moduleObjectOfMember(const MemberExpr *Member) {
+  const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+  // `net->fc1`: operator-> of the holder or shared_ptr.
+  if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Base);
+      Arrow && Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() > 0)
+    Base = Arrow->getArg(0)->IgnoreParenImpCasts();
+  else if (const Expr *Handle = dereferencedModuleHandle(Base))
+    Base = Handle;
+  if (isa<CXXThisExpr>(Base) || !isModuleType(Base->getType()))
+    return nullptr;
+  return Base;
+}
+
+bool isModuleTensorsAccessor(const CallExpr *Call) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  const Expr *Object = callObject(Call);
+  return Method && Object && isModuleType(Object->getType()) &&
+         isInLibTorchNamespace(Method) &&
+         isOneOf(plainName(Method), {"parameters", "named_parameters",
+                                     "buffers", "named_buffers"});
+}
+
 bool isModuleContainerType(QualType T) {
   const CXXRecordDecl *Module = moduleClassOf(T);
   if (!Module || !isInLibTorchNamespace(Module))

@@ -56,6 +56,16 @@ bool isModuleRegistrationCall(const clang::CallExpr *Call);
 /// the registered tensor in parameters(), buffers() and to(device).
 bool isRegisteredLayerTensor(const clang::FieldDecl *Field);
 
+/// The module a member is read from: `net` in `net->fc1`, `net.fc1` and
+/// `(*net).fc1`. Null when the member is no module's, or is read from
+/// `this` (a method's own members are the method's business).
+const clang::Expr *moduleObjectOfMember(const clang::MemberExpr *Member);
+
+/// `net->parameters()`, `named_parameters()`, `buffers()`,
+/// `named_buffers()`: LibTorch's accessors of a module's own tensors, which
+/// are wherever the module is.
+bool isModuleTensorsAccessor(const clang::CallExpr *Call);
+
 /// torch::nn::Sequential, ModuleList or ModuleDict (holder, Impl or
 /// shared_ptr): a module whose children are registered when added, so a
 /// layer added to a registered container is registered too.

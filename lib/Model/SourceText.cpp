@@ -32,10 +32,8 @@ const Expr *callObject(const CallExpr *Call) {
       Object = Arrow->getArg(0);
       continue;
     }
-    if (const auto *Deref = dyn_cast<CXXOperatorCallExpr>(Bare);
-        Deref && Deref->getOperator() == OO_Star && Deref->getNumArgs() == 1 &&
-        isModuleType(Deref->getArg(0)->getType())) {
-      Object = Deref->getArg(0);
+    if (const Expr *Handle = dereferencedModuleHandle(Bare)) {
+      Object = Handle;
       continue;
     }
     if (const auto *Unary = dyn_cast<UnaryOperator>(Bare);
@@ -45,6 +43,17 @@ const Expr *callObject(const CallExpr *Call) {
     }
     return Bare;
   }
+}
+
+const Expr *dereferencedModuleHandle(const Expr *E) {
+  const auto *Deref =
+      dyn_cast_or_null<CXXOperatorCallExpr>(E ? E->IgnoreParenImpCasts() : E);
+  if (!Deref || Deref->getOperator() != OO_Star || Deref->getNumArgs() != 1)
+    return nullptr;
+  // std::shared_ptr's operator* is its base class's: see through the
+  // conversion to it.
+  const Expr *Handle = Deref->getArg(0)->IgnoreImpCasts();
+  return isModuleType(Handle->getType()) ? Handle : nullptr;
 }
 
 unsigned firstParameterArgument(const CallExpr *Call) {

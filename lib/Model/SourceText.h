@@ -22,6 +22,10 @@ namespace torchtidy {
 /// through `holder->` (operator-> of ModuleHolder and shared_ptr) and `*`.
 const clang::Expr *callObject(const clang::CallExpr *Call);
 
+/// `*model` on a module handle (a ModuleHolder or a std::shared_ptr to a
+/// module): the handle, which is the same module. Null for anything else.
+const clang::Expr *dereferencedModuleHandle(const clang::Expr *E);
+
 /// The index of the call argument bound to the callee's first parameter: 1
 /// in a member operator call (`closure(x)`: argument 0 is the object), else
 /// 0.

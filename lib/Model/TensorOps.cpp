@@ -208,11 +208,21 @@ static void collectOptionsTensors(const Expr *Arg,
   }
 }
 
+/// `x.expand_as(y)`, `x.view_as(y)`, `x.reshape_as(y)`: y gives its shape
+/// only, never its data, so it may be on any device.
+static bool takesOnlyShapeOfArgument(const CallExpr *Call) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(calleeOf(Call));
+  return Method && isTensorClass(Method->getParent()) &&
+         isOneOf(plainName(Method), {"expand_as", "view_as", "reshape_as"});
+}
+
 llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
   llvm::SmallVector<const Expr *, 4> Operands;
   const Expr *Object = callObject(Call);
   if (Object && isTensorType(Object->getType()))
     Operands.push_back(Object);
+  if (takesOnlyShapeOfArgument(Call))
+    return Operands;
   unsigned First = (isa<CXXOperatorCallExpr>(Call) && Object) ? 1 : 0;
   for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I) {
     const Expr *Arg = Call->getArg(I);
@@ -321,6 +331,141 @@ bool isScalarTensorLiteral(const CallExpr *Call) {
   return Arg->getType()->isArithmeticType();
 }
 
+/// What a list argument is under the conversions to IntArrayRef or
+/// initializer_list: the braced list (`{n, m}`), the empty list (`{}`,
+/// `IntArrayRef()`: EmptyList set), or neither (List null).
+struct ListArgument {
+  const InitListExpr *List = nullptr;
+  bool EmptyList = false;
+};
+static ListArgument listArgument(const Expr *Arg) {
+  if (!Arg || isa<CXXDefaultArgExpr>(Arg))
+    return {};
+  Arg = Arg->IgnoreImplicit();
+  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) {
+    if (Construct->getNumArgs() == 0)
+      return {nullptr, true};
+    Arg = Construct->getArg(0)->IgnoreImplicit();
+  }
+  if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(Arg))
+    Arg = Std->getSubExpr()->IgnoreImplicit();
+  const auto *List = dyn_cast<InitListExpr>(Arg);
+  return {List, List && List->getNumInits() == 0};
+}
+
+/// The number of elements of a list argument; none for anything else.
+static std::optional<unsigned> bracedListSize(const Expr *Arg) {
+  ListArgument Argument = listArgument(Arg);
+  if (Argument.EmptyList)
+    return 0;
+  if (Argument.List)
+    return Argument.List->getNumInits();
+  return std::nullopt;
+}
+
+std::optional<unsigned> factoryRank(const CallExpr *Call) {
+  TorchCallKind Kind = classifyCall(Call);
+  if (isScalarFactoryCall(Call))
+    return 0;
+  llvm::StringRef Name = plainName(calleeOf(Call));
+  if (Kind == TorchCallKind::TensorLiteral) {
+    // A flat list of numbers: one dimension. (Nested lists: not counted.)
+    const InitListExpr *List =
+        Call->getNumArgs() ? listArgument(Call->getArg(0)).List : nullptr;
+    if (!List)
+      return std::nullopt;
+    bool Flat = llvm::all_of(List->inits(), [](const Expr *Element) {
+      Element = Element->IgnoreImplicit();
+      while (const auto *Construct = dyn_cast<CXXConstructExpr>(Element)) {
+        if (Construct->getNumArgs() != 1)
+          return false;
+        Element = Construct->getArg(0)->IgnoreImplicit();
+      }
+      return Element->getType()->isArithmeticType();
+    });
+    return Flat ? std::optional(1u) : std::nullopt;
+  }
+  if (Kind == TorchCallKind::FromBlob)
+    return Call->getNumArgs() > 1 ? bracedListSize(Call->getArg(1))
+                                  : std::nullopt;
+  if (Kind != TorchCallKind::Factory)
+    return std::nullopt;
+  if (isOneOf(Name, {"arange", "linspace", "logspace", "randperm"}))
+    return 1;
+  if (isOneOf(Name, {"zeros", "ones", "empty", "rand", "randn", "full",
+                     "randint"}) &&
+      Call->getNumArgs() > 0) {
+    // randint(high, {sizes}) and randint(low, high, {sizes}): the first
+    // braced argument.
+    for (const Expr *Arg : Call->arguments())
+      if (std::optional<unsigned> Size = bracedListSize(Arg))
+        return Size;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned>
+opResultRank(const CallExpr *Call,
+             llvm::ArrayRef<std::optional<unsigned>> OperandRanks) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee || OperandRanks.empty())
+    return std::nullopt;
+  llvm::StringRef Name = plainName(Callee);
+  OverloadedOperatorKind Operator = Callee->getOverloadedOperator();
+  unsigned Explicit = explicitArgCount(Call);
+  if (isOneOf(Name, {"view", "reshape", "expand"}) && Explicit >= 1)
+    return bracedListSize(Call->getArg(firstParameterArgument(Call)));
+  if (!OperandRanks.front())
+    return std::nullopt;
+  if (Name == "unsqueeze")
+    return *OperandRanks.front() + 1;
+  if (Name == "flatten" && Explicit == 0)
+    return 1;
+  bool KeepsRank =
+      Operator == OO_Plus || Operator == OO_Minus || Operator == OO_Star ||
+      Operator == OO_Slash ||
+      isOneOf(Name, {"add", "sub", "mul", "div", "pow", "neg", "abs", "exp",
+                     "log", "sqrt", "relu", "sigmoid", "tanh", "clamp",
+                     "softmax", "log_softmax", "float", "double", "toType",
+                     "type", "contiguous", "clone", "permute", "transpose",
+                     "t", "flip"});
+  if (!KeepsRank)
+    return std::nullopt;
+  unsigned Rank = 0;
+  for (const std::optional<unsigned> &Operand : OperandRanks) {
+    if (!Operand)
+      return std::nullopt;
+    Rank = std::max(Rank, *Operand);
+  }
+  return Rank;
+}
+
+std::optional<unsigned> dimensionsDroppedByPart(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee)
+    return std::nullopt;
+  auto IsInteger = [](const Expr *Index) {
+    return Index->IgnoreImpCasts()->getType()->isIntegerType();
+  };
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    return IsInteger(Op->getArg(1)) ? std::optional(1u) : std::nullopt;
+  llvm::StringRef Name = plainName(Callee);
+  unsigned First = firstParameterArgument(Call);
+  if (Name == "select" && Call->getNumArgs() >= First + 2 &&
+      IsInteger(Call->getArg(First + 1)))
+    return 1;
+  if (isOneOf(Name, {"narrow", "slice"}))
+    return 0;
+  return std::nullopt;
+}
+
+bool isIndexedWithTensor(const CallExpr *Call) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  return Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+         isTensorType(Op->getArg(1)->getType());
+}
+
 const Expr *wrappedHostMemory(const CallExpr *Call) {
   if (classifyCall(Call) != TorchCallKind::FromBlob || Call->getNumArgs() == 0)
     return nullptr;
@@ -363,19 +508,7 @@ bool isScalarFactoryCall(const Expr *E) {
   if (plainName(Call->getDirectCallee()) == "scalar_tensor")
     return true;
   // torch::zeros({}) / torch::ones({}): an empty size list.
-  if (Call->getNumArgs() == 0)
-    return false;
-  const Expr *Sizes = Call->getArg(0)->IgnoreImplicit();
-  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Sizes)) {
-    if (Construct->getNumArgs() == 0)
-      return true;
-    Sizes = Construct->getArg(0)->IgnoreImplicit();
-  }
-  if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(Sizes))
-    Sizes = Std->getSubExpr()->IgnoreImplicit();
-  if (const auto *List = dyn_cast<InitListExpr>(Sizes))
-    return List->getNumInits() == 0;
-  return false;
+  return Call->getNumArgs() > 0 && listArgument(Call->getArg(0)).EmptyList;
 }
 
 /// The setting `enabled` asks for, as far as it is a constant.

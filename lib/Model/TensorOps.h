@@ -94,6 +94,32 @@ bool isScalarTensorLiteral(const clang::CallExpr *Call);
 /// (`torch::zeros({})`, `torch::tensor(0.0)`, `torch::scalar_tensor(x)`).
 bool isScalarFactoryCall(const clang::Expr *E);
 
+/// The rank of a factory's result where its arguments spell it:
+/// `torch::zeros({n, m})` 2, `torch::arange(n)` and `torch::randperm(n)` 1,
+/// `torch::tensor({1, 2})` 1, a scalar literal or an empty size list 0,
+/// `torch::from_blob(p, {h, w})` 2. None otherwise.
+std::optional<unsigned> factoryRank(const clang::CallExpr *Call);
+
+/// The rank of an op's result from its tensor operands' ranks (in
+/// tensorOperands order, none where unknown): elementwise arithmetic,
+/// activations, conversions and reordering views keep the largest;
+/// `view`/`reshape`/`expand` with a size list have its length; `unsqueeze`
+/// adds one, `flatten()` gives 1. None for every other op: a rank that is
+/// not sure is never given.
+std::optional<unsigned>
+opResultRank(const clang::CallExpr *Call,
+             llvm::ArrayRef<std::optional<unsigned>> OperandRanks);
+
+/// How many dimensions a part of a tensor (viewedStorage) has fewer than
+/// the tensor: 1 for `x[i]` and `x.select(d, i)` with an integer index, 0
+/// for `narrow` and `slice`. None where the indices do not say (`index`
+/// with a list, a tensor index).
+std::optional<unsigned> dimensionsDroppedByPart(const clang::CallExpr *Call);
+
+/// `x[mask]`, `x[indices]`: indexing with a tensor, which keeps at least one
+/// dimension (gathered elements), so the part is never a 0-dim scalar.
+bool isIndexedWithTensor(const clang::CallExpr *Call);
+
 /// The host memory a `torch::from_blob(data, sizes, ...)` wraps, as named
 /// by its data argument: `buf` for `buf.data()`, `&buf[0]`, `buf.data_ptr()`
 /// or `buf` itself. Null when Call is not from_blob or the memory is

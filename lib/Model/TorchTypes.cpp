@@ -43,6 +43,14 @@ bool isTensorContainerType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)
     return false;
+  // torch::OrderedDict<std::string, Tensor>: what named_parameters() gives.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && isRecordNamed(RD, "torch::OrderedDict") &&
+      Spec->getTemplateArgs().size() == 2) {
+    const TemplateArgument &Value = Spec->getTemplateArgs()[1];
+    return Value.getKind() == TemplateArgument::Type &&
+           isTensorType(Value.getAsType());
+  }
   if (!isRecordNamed(RD, "std::vector") && !isRecordNamed(RD, "std::deque") &&
       !isRecordNamed(RD, "std::list"))
     return false;

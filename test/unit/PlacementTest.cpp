@@ -2,6 +2,8 @@
 
 #include "Analysis/Placement.h"
 
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
 #include "gtest/gtest.h"
 
 using namespace torchtidy;
@@ -104,6 +106,46 @@ TEST(GradHistoryTest, CarriesOnSomePathWins) {
   EXPECT_EQ(join(GradHistory::None, GradHistory::None), GradHistory::None);
   EXPECT_EQ(join(GradHistory::None, GradHistory::Unknown),
             GradHistory::Unknown);
+}
+
+TEST(GradHistoryTest, ALeafKeepsNoGraphUntilAPathComputesFromIt) {
+  EXPECT_EQ(join(GradHistory::Leaf, GradHistory::Leaf), GradHistory::Leaf);
+  EXPECT_EQ(join(GradHistory::Leaf, GradHistory::Carries),
+            GradHistory::Carries);
+  EXPECT_EQ(join(GradHistory::Leaf, GradHistory::None), GradHistory::Unknown);
+}
+
+TEST(PlacementTest, FromParameterSurvivesOnlyJoinsWithTheSameParameter) {
+  std::unique_ptr<clang::ASTUnit> Unit =
+      clang::tooling::buildASTFromCode("void f(int a, int b);");
+  const auto *F = clang::cast<clang::FunctionDecl>(
+      Unit->getASTContext().getTranslationUnitDecl()->lookup(
+          &Unit->getASTContext().Idents.get("f")).front());
+  Placement A = Placement::host(), B = Placement::host();
+  A.FromParameter = F->getParamDecl(0);
+  B.FromParameter = F->getParamDecl(1);
+  EXPECT_EQ(A.join(A).FromParameter, F->getParamDecl(0));
+  EXPECT_EQ(A.join(B).FromParameter, nullptr);
+  EXPECT_EQ(A.join(Placement::host()).FromParameter, nullptr);
+  EXPECT_NE(A, Placement::host());
+}
+
+TEST(AbstractValueTest, AnElementThatMayBeZeroDimIsNeverTheHostSide) {
+  AbstractValue Element;
+  Element.Where = Placement::host();
+  Element.MaybeZeroDim = true;
+  Element.Rank = 1;
+  AbstractValue Row;
+  Row.Where = Placement::host();
+  Row.Rank = 1;
+  EXPECT_TRUE(Element.isHostScalar());
+  EXPECT_FALSE(Row.isHostScalar());
+  // A path where it is surely not 0-dim is a path that can mix.
+  EXPECT_FALSE(Element.join(Row).isHostScalar());
+  EXPECT_EQ(Element.join(Row).Rank, 1u);
+  AbstractValue Matrix = Row;
+  Matrix.Rank = 2;
+  EXPECT_FALSE(Row.join(Matrix).Rank.has_value());
 }
 
 TEST(AbstractValueTest, ZeroDimOnlyWhenEveryPathIsZeroDim) {

@@ -46,3 +46,15 @@ void throughModel(std::shared_ptr<Net> model,
     torch::nll_loss(out, batch.target.to(device)).backward();
   }
 }
+
+// Inside a helper whose caller moved the prediction: the fix is spelled in
+// the helper's own names, after the parameter the prediction came in by.
+static torch::Tensor nllOf(torch::Tensor pred) {
+  auto target = torch::tensor({1, 0, 1}, torch::kLong);
+  return torch::nll_loss(pred, target);
+  // FIXED: return torch::nll_loss(pred, target.to(pred.device()));
+}
+void callsHelper(torch::Device device) {
+  auto scores = torch::randn({3, 2}).to(device);
+  auto loss = nllOf(scores);
+}

@@ -1,0 +1,203 @@
+//===--- CallerContext.cpp - What a function's callers pass it ------------===//
+
+#include "Analysis/CallerContext.h"
+#include "Model/Modules.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace torchtidy {
+namespace {
+
+const FunctionDecl *canonical(const FunctionDecl *F) {
+  return F ? F->getCanonicalDecl() : nullptr;
+}
+
+/// Whether the program can call F only where this unit's main file shows.
+bool isCalledOnlyInMainFile(const FunctionDecl *F, const SourceManager &SM) {
+  if (F->isMain() || F->isVariadic() || F->isDependentContext() ||
+      F->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+      F->isInvalidDecl())
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F)) {
+    if (isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(Method) ||
+        Method->isVirtual() || Method->getParent()->isLambda() ||
+        isModuleClass(Method->getParent()))
+      return false;
+    // Another unit that includes the class's header can call the method.
+    if (!SM.isInMainFile(SM.getExpansionLoc(Method->getParent()->getLocation())))
+      return false;
+  }
+  for (const FunctionDecl *Redecl : F->redecls())
+    if (!SM.isInMainFile(SM.getExpansionLoc(Redecl->getLocation())))
+      return false;
+  return true;
+}
+
+/// Collects the calls and the other references to functions in the main
+/// file's code.
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  CallCollector(
+      llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> &Calls,
+      llvm::DenseSet<const FunctionDecl *> &Escaping)
+      : Calls(Calls), Escaping(Escaping) {}
+
+  bool TraverseDecl(Decl *D) {
+    const auto *F = dyn_cast_or_null<FunctionDecl>(D);
+    if (!F || !F->doesThisDeclarationHaveABody())
+      return RecursiveASTVisitor::TraverseDecl(D);
+    const FunctionDecl *Outer = Caller;
+    Caller = F;
+    bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+    Caller = Outer;
+    return Continue;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    // The captures are initialised where the lambda is made; the body runs
+    // in its call operator, which the analysis analyses on its own.
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init && !TraverseStmt(Init))
+        return false;
+    const FunctionDecl *Outer = Caller;
+    Caller = Lambda->getCallOperator();
+    bool Continue = TraverseStmt(Lambda->getBody());
+    Caller = Outer;
+    return Continue;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = canonical(Call->getDirectCallee());
+    if (!Callee)
+      return true;
+    const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
+    CalleeExprs.insert(CalleeExpr);
+    // Outside a function (a global's initialiser) or in a template: no
+    // analysis says what the call passes.
+    if (!Caller || Caller->isDependentContext())
+      Escaping.insert(Callee);
+    else
+      Calls[Callee].push_back({Call, Caller});
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    noteReference(Ref, Ref->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    noteReference(Member, Member->getMemberDecl());
+    return true;
+  }
+  bool VisitOverloadExpr(OverloadExpr *Overloads) {
+    // A call from a template that overload resolution completes when the
+    // template is instantiated: any of the candidates may be called.
+    for (const NamedDecl *Candidate : Overloads->decls())
+      if (const auto *F =
+              dyn_cast<FunctionDecl>(Candidate->getUnderlyingDecl()))
+        Escaping.insert(canonical(F));
+    return true;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *Member) {
+    // `obj.update(x)` on an object of a template's type: any method so
+    // named.
+    DependentMemberNames.insert(Member->getMember().getAsString());
+    return true;
+  }
+
+  llvm::StringSet<> DependentMemberNames;
+
+private:
+  void noteReference(const Expr *Ref, const ValueDecl *D) {
+    const auto *F = dyn_cast_or_null<FunctionDecl>(D);
+    // VisitCallExpr runs before the callee's own visit: a reference it did
+    // not see as a callee is an address taken, a callback, a friend call
+    // through a pointer.
+    if (F && !CalleeExprs.contains(Ref))
+      Escaping.insert(canonical(F));
+  }
+
+  llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> &Calls;
+  llvm::DenseSet<const FunctionDecl *> &Escaping;
+  llvm::DenseSet<const Expr *> CalleeExprs;
+  const FunctionDecl *Caller = nullptr;
+};
+
+/// The declarations at D that are written in the main file, descending
+/// into namespaces and linkage blocks that may hold some.
+void collectMainFileDecls(Decl *D, const SourceManager &SM,
+                          std::vector<Decl *> &Found) {
+  if (isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D)) {
+    for (Decl *Inner : cast<DeclContext>(D)->decls())
+      collectMainFileDecls(Inner, SM, Found);
+    return;
+  }
+  if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+    Found.push_back(D);
+}
+
+} // namespace
+
+CallSiteIndex::CallSiteIndex(const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> MainFileDecls;
+  // The traversal scope is the user's code when a front-end limited it
+  // (UserCodeScope.h): LibTorch's declarations are not loaded to be skipped.
+  for (Decl *D : Ctx.getTraversalScope())
+    collectMainFileDecls(D, SM, MainFileDecls);
+  llvm::DenseSet<const FunctionDecl *> Escaping;
+  CallCollector Collector(Calls, Escaping);
+  for (Decl *D : MainFileDecls)
+    Collector.TraverseDecl(D);
+  for (auto &[Callee, Sites] : Calls) {
+    bool Seen = !Escaping.contains(Callee) &&
+                isCalledOnlyInMainFile(Callee, SM);
+    if (Seen && isa<CXXMethodDecl>(Callee) &&
+        Collector.DependentMemberNames.contains(Callee->getNameAsString()))
+      Seen = false;
+    AllCallsSeen[Callee] = Seen;
+  }
+}
+
+const std::vector<CallSite> *
+CallSiteIndex::allCallsOf(const FunctionDecl *F) const {
+  F = canonical(F);
+  auto Seen = AllCallsSeen.find(F);
+  if (Seen == AllCallsSeen.end() || !Seen->second)
+    return nullptr;
+  return &Calls.find(F)->second;
+}
+
+std::optional<unsigned>
+CallSiteIndex::contextDepth(const FunctionDecl *F) const {
+  F = canonical(F);
+  auto Known = Depths.find(F);
+  if (Known != Depths.end())
+    return Known->second;
+  const std::vector<CallSite> *Sites = allCallsOf(F);
+  if (!Sites)
+    return Depths[F] = 0u;
+  Depths[F] = std::nullopt; // Being computed: a chain back to F recurses.
+  unsigned Depth = 1;
+  for (const CallSite &Site : *Sites) {
+    std::optional<unsigned> Above = contextDepth(Site.Caller);
+    if (!Above || *Above + 1 > MaxCallerChain)
+      return Depths[F] = std::nullopt;
+    Depth = std::max(Depth, *Above + 1);
+  }
+  return Depths[F] = Depth;
+}
+
+bool CallSiteIndex::hasContext(const FunctionDecl *F) const {
+  std::optional<unsigned> Depth = contextDepth(F);
+  return Depth && *Depth > 0;
+}
+
+} // namespace torchtidy

@@ -1,0 +1,82 @@
+//===--- CallerContext.h - What a function's callers pass it ----*- C++ -*-===//
+//
+// A summary (DeviceFlow.h) carries what a function does up to its callers.
+// This is the other direction: a helper's parameters take what its callers
+// pass, so that a mask built on the CPU inside `dropout(X)` meets the GPU
+// tensor every caller passes as X. A parameter's context is the arguments of
+// every call of the function, joined, as each caller's own analysis knew
+// them at the call; it is used only where those are all the calls the
+// program can make. Anything else keeps its parameters unknown, as a
+// function without context always has.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_CALLERCONTEXT_H
+#define TORCHTIDY_ANALYSIS_CALLERCONTEXT_H
+
+#include "Analysis/Placement.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <vector>
+
+namespace torchtidy {
+
+/// A caller chain is followed this many functions up, no further: a
+/// function whose callers' callers go deeper keeps its parameters unknown.
+constexpr unsigned MaxCallerChain = 8;
+
+/// One call of a function of the unit.
+struct CallSite {
+  const clang::CallExpr *Call = nullptr;
+  /// The function whose body makes the call; for a call in a lambda, the
+  /// lambda's call operator.
+  const clang::FunctionDecl *Caller = nullptr;
+};
+
+/// Every call that the main file of a unit makes of each of its functions,
+/// and which functions those are all the calls of.
+class CallSiteIndex {
+public:
+  explicit CallSiteIndex(const clang::ASTContext &Ctx);
+
+  /// The calls of F when they are all the calls the program makes of it:
+  /// F is declared in the main file only (no header lets another unit call
+  /// it), it is no entry point, no virtual method, no template, no
+  /// constructor and no lambda, and nothing takes its address or names it
+  /// from a template. Null otherwise.
+  const std::vector<CallSite> *allCallsOf(const clang::FunctionDecl *F) const;
+
+  /// Whether F's context can be computed: allCallsOf(F) is known and every
+  /// caller, up the chain, either has no context of its own or can have
+  /// one, within MaxCallerChain functions and without coming back to F.
+  bool hasContext(const clang::FunctionDecl *F) const;
+
+private:
+  /// How many callers deep F's context reaches (0: it has none); none for a
+  /// chain that recurses or is too deep.
+  std::optional<unsigned> contextDepth(const clang::FunctionDecl *F) const;
+
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallSite>> Calls;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> AllCallsSeen;
+  /// contextDepth's answers; a function being computed maps to "none",
+  /// which is the answer for a chain that comes back to it.
+  mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<unsigned>>
+      Depths;
+};
+
+/// What every call of a function passes its parameters.
+struct CallerContext {
+  /// Per parameter, by index: the arguments of every call, joined, each
+  /// marked as coming from the parameter (Placement::FromParameter) with a
+  /// PassedByCaller origin in front. Unknown for a parameter that is no
+  /// tensor, module or device, or that some call passes something unknown.
+  std::vector<AbstractValue> Parameters;
+};
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_CALLERCONTEXT_H
