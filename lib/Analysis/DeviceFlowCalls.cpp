@@ -266,7 +266,8 @@ AbstractValue DeviceFlowPass::evalFactory(const CallExpr *Call,
     }
   }
   V.Rank = Like ? Like->Rank : factoryRank(Call);
-  V.ZeroDim = V.ZeroDim || isScalarFactoryCall(Call) || V.Rank == 0u;
+  // factoryRank says 0 for the scalar factories too.
+  V.ZeroDim = V.ZeroDim || V.Rank == 0u;
   // New tensors are in pageable host memory unless their options pin it. A
   // *_like factory not told either way might follow its model tensor, so it
   // is pageable only when that tensor is.
