@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -50,6 +51,16 @@ bool isEmptyHandle(const Expr *E) {
   return E->getType()->isNullPtrType();
 }
 
+/// An array's initialiser that leaves every element empty:
+/// `{nullptr, nullptr, nullptr}`, also as a std::array's nested list.
+bool isEmptyElements(const Expr *E) {
+  const auto *List = dyn_cast<InitListExpr>(E->IgnoreImplicit());
+  return List && llvm::all_of(List->inits(), [](const Expr *Element) {
+           return isa<ImplicitValueInitExpr>(Element) ||
+                  isEmptyHandle(Element) || isEmptyElements(Element);
+         });
+}
+
 /// The arguments of a container insertion (isModuleContainerInsertion).
 llvm::SmallVector<const Expr *, 4> insertedModules(const Expr *Insertion) {
   llvm::SmallVector<const Expr *, 4> Args;
@@ -74,7 +85,21 @@ public:
       bool IsSubmodule = isModuleHandleType(Field->getType());
       if (IsSubmodule || isTensorType(Field->getType()))
         Members[Field].IsSubmodule = IsSubmodule;
+      else if (!moduleHandleElementType(Field->getType()).isNull())
+        ElementArrays[Field] = 0;
     }
+  }
+
+  /// The elements of the member arrays of submodules whose every use names
+  /// one element by a constant index.
+  llvm::MapVector<std::pair<const FieldDecl *, uint64_t>, ModuleMember>
+  takeElements() {
+    llvm::MapVector<std::pair<const FieldDecl *, uint64_t>, ModuleMember>
+        Judged;
+    for (auto &[Key, Use] : Elements)
+      if (ElementArrays.lookup(Key.first) == 0)
+        Judged.insert({Key, Use});
+    return Judged;
   }
 
   /// Reads what the class's constructors and methods (and the in-class
@@ -83,6 +108,13 @@ public:
     for (auto &[Field, Use] : Members)
       if (const Expr *Init = Field->getInClassInitializer())
         noteInitializer(Field, Init, Field->getLocation());
+    // `torch::nn::LayerNorm norm[3]{nullptr, nullptr, nullptr}`: empty
+    // elements, to be set in the code; any other initialiser sets them
+    // where no index says which.
+    for (auto &[Field, OtherUses] : ElementArrays)
+      if (const Expr *Init = Field->getInClassInitializer();
+          Init && !isEmptyElements(Init))
+        ++OtherUses;
     for (const CXXMethodDecl *Method : Class->methods()) {
       const FunctionDecl *Definition = nullptr;
       if (!Method->hasBody(Definition))
@@ -93,11 +125,15 @@ public:
             noteInitializer(Init->getMember(), Init->getInit(),
                             Init->getSourceLocation());
             noteUse(Init->getMember());
+            if (ElementArrays.count(Init->getMember()) &&
+                !isEmptyElements(Init->getInit()))
+              ++ElementArrays[Init->getMember()];
             forEachStmt(Init->getInit(), [&](const Stmt *S) { noteUse(S); });
           }
       forEachStmt(Definition->getBody(), [&](const Stmt *S) { noteUse(S); });
       forEachStmt(Definition->getBody(),
                   [&](const Stmt *S) { noteStatement(S); });
+      noteElementArrayUses(Definition->getBody());
       // Containers built or filled in local variables count once the
       // variable itself is registered, anywhere in the same body.
       forEachStmt(Definition->getBody(), [&](const Stmt *S) {
@@ -116,8 +152,10 @@ public:
     for (const Decl *D : Class->decls())
       if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D))
         if (const FunctionDecl *Pattern = Template->getTemplatedDecl();
-            Pattern->hasBody())
+            Pattern->hasBody()) {
           forEachStmt(Pattern->getBody(), [&](const Stmt *S) { noteUse(S); });
+          noteElementArrayUses(Pattern->getBody());
+        }
     // `torch::nn::Dropout2d drop;`: a holder nobody set is default-
     // constructed, and so holds a module from its declaration on.
     for (auto &[Field, Use] : Members)
@@ -140,9 +178,73 @@ private:
         noteUse(Field);
   }
 
+  /// `this->norm[2]`, `norm.at(2)`: the member array and the index, for an
+  /// element of an array of submodules named by a constant index.
+  std::optional<std::pair<const FieldDecl *, uint64_t>>
+  elementOf(const Expr *E) {
+    const Expr *Array = nullptr, *Index = nullptr;
+    E = ignoreValuePreserving(E);
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      Array = Subscript->getBase();
+      Index = Subscript->getIdx();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript &&
+               Op->getNumArgs() == 2) {
+      Array = Op->getArg(0);
+      Index = Op->getArg(1);
+    } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+               Call && Call->getNumArgs() == 1 && Call->getMethodDecl() &&
+               Call->getMethodDecl()->getIdentifier() &&
+               Call->getMethodDecl()->getName() == "at") {
+      Array = Call->getImplicitObjectArgument();
+      Index = Call->getArg(0);
+    }
+    const auto *Member =
+        dyn_cast_or_null<MemberExpr>(Array ? Array->IgnoreImpCasts() : nullptr);
+    if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreImpCasts()))
+      return std::nullopt;
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || !ElementArrays.count(Field) || Index->isValueDependent())
+      return std::nullopt;
+    std::optional<llvm::APSInt> Value =
+        Index->getIntegerConstantExpr(Field->getASTContext());
+    if (!Value || Value->isNegative())
+      return std::nullopt;
+    return std::make_pair(Field, Value->getZExtValue());
+  }
+
+  /// Counts the uses of each member array of submodules in Body that are not
+  /// one element by a constant index.
+  void noteElementArrayUses(const Stmt *Body) {
+    llvm::DenseSet<const MemberExpr *> ElementBases;
+    forEachStmt(Body, [&](const Stmt *S) {
+      const auto *E = dyn_cast<Expr>(S);
+      if (!E || !elementOf(E))
+        return;
+      forEachStmt(E, [&](const Stmt *Sub) {
+        if (const auto *Member = dyn_cast<MemberExpr>(Sub))
+          ElementBases.insert(Member);
+      });
+    });
+    forEachStmt(Body, [&](const Stmt *S) {
+      const auto *Member = dyn_cast<MemberExpr>(S);
+      const auto *Field =
+          Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+      if (Field && ElementArrays.count(Field) && !ElementBases.count(Member))
+        ++ElementArrays[Field];
+    });
+  }
+
   ModuleMember *useOf(const Expr *E) {
     if (!E)
       return nullptr;
+    if (std::optional<std::pair<const FieldDecl *, uint64_t>> Element =
+            elementOf(E)) {
+      ModuleMember &Use = Elements[*Element];
+      Use.IsSubmodule = true;
+      Use.Used = true;
+      return &Use;
+    }
     const auto *Member = dyn_cast<MemberExpr>(ignoreValuePreserving(E));
     if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreImpCasts()))
       return nullptr;
@@ -283,6 +385,12 @@ private:
         Use->RequiresGrad = true;
   }
 
+  /// Per member array of submodules, how many uses do not name one element
+  /// by a constant index: its elements are judged only when none does.
+  llvm::DenseMap<const FieldDecl *, unsigned> ElementArrays;
+  llvm::MapVector<std::pair<const FieldDecl *, uint64_t>, ModuleMember>
+      Elements;
+
   /// Per local container variable of the method being read, the members
   /// added to it.
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<ModuleMember *, 4>>
@@ -330,6 +438,7 @@ ModuleMembers collectModuleMembers(const CXXRecordDecl *ModuleClass) {
   MemberCollector Collector(ModuleClass);
   Collector.collect(ModuleClass);
   Result.Members = std::move(Collector.Members);
+  Result.Elements = Collector.takeElements();
   return Result;
 }
 

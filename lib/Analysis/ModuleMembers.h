@@ -57,6 +57,14 @@ struct ModuleMembers {
   /// user's): it is called as a module, and runs its members itself.
   bool HasForward = false;
   llvm::MapVector<const clang::FieldDecl *, ModuleMember> Members;
+  /// The elements of member arrays (or std::array, std::vector) of
+  /// submodule handles, by index (`norm[2] = torch::nn::LayerNorm(...)`):
+  /// each is a submodule of its own. Only for an array whose every use in
+  /// the class's code names one element by a constant index; any other use
+  /// (a loop over it, an element by a variable index, the array passed on)
+  /// may register any element.
+  llvm::MapVector<std::pair<const clang::FieldDecl *, uint64_t>, ModuleMember>
+      Elements;
 };
 
 /// Reads a module class (a definition, not a dependent template pattern).

@@ -106,6 +106,79 @@ void UnregisteredModuleMemberCheck::reportRebinding(
        << FixItHint::CreateInsertion(ValueEnd, ")");
 }
 
+std::string UnregisteredModuleMemberCheck::UnregisteredMember::name() const {
+  if (!Element)
+    return Field->getName().str();
+  return (Field->getName() + "[" + llvm::Twine(*Element) + "]").str();
+}
+
+std::string
+UnregisteredModuleMemberCheck::UnregisteredMember::registrationName() const {
+  if (!Element)
+    return Field->getName().str();
+  return (Field->getName() + llvm::Twine(*Element)).str();
+}
+
+SourceLocation::UIntTy
+UnregisteredModuleMemberCheck::UnregisteredMember::reportKey() const {
+  // Each element is set in its own place; a field is declared in one.
+  return (Element ? Use->SetAt : Field->getLocation()).getRawEncoding();
+}
+
+std::optional<UnregisteredModuleMemberCheck::UnregisteredMember>
+UnregisteredModuleMemberCheck::judgeMember(const ModuleMembers &Members,
+                                           const FieldDecl *Field,
+                                           const ModuleMember &Use,
+                                           std::optional<uint64_t> Element,
+                                           ASTContext &Ctx) {
+  // A tensor member is reported only when it is meant to be trained; a
+  // constant kept on the host on purpose is not a bug.
+  if (Use.Registered || Use.SetAt.isInvalid() ||
+      (!Use.IsSubmodule && !Use.RequiresGrad))
+    return std::nullopt;
+  // A class without forward() that hands the member out is a holder: the
+  // program runs, moves and trains the member itself, and registering it
+  // in the holder changes nothing the program does.
+  if (!Members.HasForward && Use.HandedOut)
+    return std::nullopt;
+  // A private member that no constructor or method names holds what its
+  // declaration gave it (an empty Sequential, a default layer) and is never
+  // run: registering it changes nothing the program does. Code outside the
+  // class may reach a public one.
+  if (!Use.Used && Members.AllMethodsSeen && Field->getAccess() != AS_public)
+    return std::nullopt;
+  UnregisteredMember Member{Field, Element, &Use, MemberKind::Parameter};
+  if (ReportedFields.contains(Member.reportKey()))
+    return std::nullopt;
+  if (!Use.IsSubmodule)
+    return Member;
+  // A submodule without weights has nothing to move or train: it matters
+  // only when it behaves by mode (Dropout), and misses train()/eval().
+  const CXXRecordDecl *Submodule = Member.submoduleClass();
+  std::optional<ModuleParametersFact> SubmoduleWeights =
+      UnitAnalysis::of(Ctx).moduleParametersOf(Submodule);
+  if (!SubmoduleWeights)
+    return std::nullopt; // Its class's constructor is in a file this one
+                         // cannot see.
+  if (SubmoduleWeights->HoldsParameters) {
+    Member.Kind = MemberKind::SubmoduleWithWeights;
+    Member.WeightsRegisteredAt = SubmoduleWeights->Constructor;
+    return Member;
+  }
+  if (moduleDependsOnTrainingMode(Submodule)) {
+    Member.Kind = MemberKind::ModeDependentSubmodule;
+    return Member;
+  }
+  return std::nullopt; // ReLU, MaxPool2d, a stateless module of the user's:
+                       // registering them changes nothing.
+}
+
+const CXXRecordDecl *
+UnregisteredModuleMemberCheck::UnregisteredMember::submoduleClass() const {
+  return moduleClassOf(Element ? moduleHandleElementType(Field->getType())
+                               : Field->getType());
+}
+
 void UnregisteredModuleMemberCheck::check(
     const MatchFinder::MatchResult &Result) {
   if (const auto *Assignment =
@@ -124,52 +197,19 @@ void UnregisteredModuleMemberCheck::check(
       *UnitAnalysis::of(*Result.Context).moduleMembersOf(Class);
   llvm::SmallVector<UnregisteredMember, 8> Unregistered;
   bool RegistersAny = false;
-  for (const auto &[Field, Use] : Members.Members) {
+  auto Judge = [&](const FieldDecl *Field, const ModuleMember &Use,
+                   std::optional<uint64_t> Element) {
     RegistersAny |= Use.Registered;
-    // A tensor member is reported only when it is meant to be trained; a
-    // constant kept on the host on purpose is not a bug.
-    if (Use.Registered || Use.SetAt.isInvalid() ||
-        (!Use.IsSubmodule && !Use.RequiresGrad))
-      continue;
-    // A class without forward() that hands the member out is a holder: the
-    // program runs, moves and trains the member itself, and registering it
-    // in the holder changes nothing the program does.
-    if (!Members.HasForward && Use.HandedOut)
-      continue;
-    // A private member that no constructor or method names holds what its
-    // declaration gave it (an empty Sequential, a default layer) and is never
-    // run: registering it changes nothing the program does. Code outside the
-    // class may reach a public one.
-    if (!Use.Used && Members.AllMethodsSeen && Field->getAccess() != AS_public)
-      continue;
-    // A submodule without weights has nothing to move or train: it matters
-    // only when it behaves by mode (Dropout), and misses train()/eval().
-    const CXXRecordDecl *Submodule = moduleClassOf(Field->getType());
-    std::optional<ModuleParametersFact> SubmoduleWeights;
-    if (Use.IsSubmodule)
-      SubmoduleWeights =
-          UnitAnalysis::of(*Result.Context).moduleParametersOf(Submodule);
-    MemberKind Kind;
-    SourceLocation WeightsRegisteredAt;
-    if (!Use.IsSubmodule) {
-      Kind = MemberKind::Parameter;
-    } else if (!SubmoduleWeights) {
-      continue; // Its class's constructor is in a file this one cannot see.
-    } else if (SubmoduleWeights->HoldsParameters) {
-      Kind = MemberKind::SubmoduleWithWeights;
-      WeightsRegisteredAt = SubmoduleWeights->Constructor;
-    } else if (moduleDependsOnTrainingMode(Submodule)) {
-      Kind = MemberKind::ModeDependentSubmodule;
-    } else {
-      continue; // ReLU, MaxPool2d, a stateless module of the user's:
-                // registering them changes nothing.
-    }
-    if (ReportedFields.contains(Field->getLocation().getRawEncoding()))
-      continue;
-    Unregistered.push_back({Field, &Use, Kind, WeightsRegisteredAt});
-  }
+    if (std::optional<UnregisteredMember> Member =
+            judgeMember(Members, Field, Use, Element, *Result.Context))
+      Unregistered.push_back(*Member);
+  };
+  for (const auto &[Field, Use] : Members.Members)
+    Judge(Field, Use, std::nullopt);
+  for (const auto &[Element, Use] : Members.Elements)
+    Judge(Element.first, Use, Element.second);
   for (const UnregisteredMember &Member : Unregistered)
-    ReportedFields.insert(Member.Field->getLocation().getRawEncoding());
+    ReportedFields.insert(Member.reportKey());
   // A class that registers none of them forgot registration as a whole:
   // one finding, whose fix-its register every member.
   if (Unregistered.size() > 1 && !RegistersAny) {
@@ -195,7 +235,7 @@ void UnregisteredModuleMemberCheck::addRegistrationFixIt(
       Lexer::getLocForEndOfToken(Value->getEndLoc(), 0, Sources, getLangOpts());
   Diag << FixItHint::CreateInsertion(Value->getBeginLoc(),
                                      (registrationFor(*Member.Use) + "(\"" +
-                                      Member.Field->getName() + "\", ")
+                                      Member.registrationName() + "\", ")
                                          .str())
        << FixItHint::CreateInsertion(End, ")");
 }
@@ -212,7 +252,7 @@ void UnregisteredModuleMemberCheck::reportMember(
              "will not return its parameters, so the optimizer never trains "
              "them|'train()' and 'eval()' will not reach it, so it stays in "
              "training mode when the model is evaluated}0")
-        << static_cast<int>(Member.Kind) << Member.Field->getName()
+        << static_cast<int>(Member.Kind) << Member.name()
         << registrationFor(*Member.Use);
     addRegistrationFixIt(Diag, Member, Sources);
   }
@@ -229,7 +269,7 @@ void UnregisteredModuleMemberCheck::noteWeightsFact(
          "'%0' holds parameters: its constructor, defined here, registers "
          "them",
          DiagnosticIDs::Note)
-        << moduleClassOf(Member.Field->getType())->getName();
+        << Member.submoduleClass()->getName();
 }
 
 void UnregisteredModuleMemberCheck::reportClass(
@@ -261,7 +301,7 @@ void UnregisteredModuleMemberCheck::reportClass(
   for (const UnregisteredMember &Member : Members.drop_front())
     diag(Member.Use->SetAt, "'%0' is set here, without '%1'",
          DiagnosticIDs::Note)
-        << Member.Field->getName() << registrationFor(*Member.Use);
+        << Member.name() << registrationFor(*Member.Use);
   for (const UnregisteredMember &Member : Members)
     noteWeightsFact(Member);
 }

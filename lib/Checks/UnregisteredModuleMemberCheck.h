@@ -24,6 +24,8 @@
 #include "Checks/LibTorchCheck.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
+#include <optional>
+#include <string>
 
 namespace torchtidy {
 
@@ -45,12 +47,28 @@ private:
   };
   struct UnregisteredMember {
     const clang::FieldDecl *Field;
+    /// For an element of a member array of submodules: its index.
+    std::optional<uint64_t> Element;
     const ModuleMember *Use;
     MemberKind Kind;
     /// A submodule whose class's constructor another file defines: that
     /// constructor, which registers the weights (a project fact).
     clang::SourceLocation WeightsRegisteredAt = {};
+
+    /// As the findings name it: `fc`, `norm[2]`.
+    std::string name() const;
+    /// The name a fix-it registers it under: `fc`, `norm2`.
+    std::string registrationName() const;
+    /// The module class of a submodule.
+    const clang::CXXRecordDecl *submoduleClass() const;
+    /// What ReportedFields records.
+    clang::SourceLocation::UIntTy reportKey() const;
   };
+  /// The member, if leaving it unregistered changes what the program does.
+  std::optional<UnregisteredMember>
+  judgeMember(const ModuleMembers &Members, const clang::FieldDecl *Field,
+              const ModuleMember &Use, std::optional<uint64_t> Element,
+              clang::ASTContext &Ctx);
   void reportMember(const UnregisteredMember &Member,
                     const clang::SourceManager &Sources);
   /// The note at the other file's constructor a finding rests on, if any.
@@ -66,8 +84,9 @@ private:
                        const clang::MemberExpr *Member,
                        const clang::SourceManager &Sources);
 
-  /// Fields already reported: every instantiation of a class template has
-  /// its own copy of each field, at the same location.
+  /// Fields (and elements, by where they are set) already reported: every
+  /// instantiation of a class template has its own copy of each field, at
+  /// the same location.
   llvm::DenseSet<clang::SourceLocation::UIntTy> ReportedFields;
 };
 

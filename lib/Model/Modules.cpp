@@ -53,6 +53,26 @@ bool isModuleForwardMethod(const FunctionDecl *F) {
          isModuleClass(Method->getParent());
 }
 
+const CXXMethodDecl *userForwardCalled(const CallExpr *Call,
+                                      const CXXRecordDecl *ModuleClass) {
+  if (const auto *Callee = dyn_cast_or_null<CXXMethodDecl>(calleeOf(Call));
+      Callee && isModuleForwardMethod(Callee))
+    return isInLibTorchNamespace(Callee) ? nullptr : Callee;
+  if (!ModuleClass || isInLibTorchNamespace(ModuleClass))
+    return nullptr;
+  const CXXRecordDecl *Def = ModuleClass->getDefinition();
+  if (!Def)
+    return nullptr;
+  const CXXMethodDecl *Forward = nullptr;
+  for (const CXXMethodDecl *Method : Def->methods())
+    if (isModuleForwardMethod(Method)) {
+      if (Forward)
+        return nullptr;
+      Forward = Method;
+    }
+  return Forward;
+}
+
 const CXXRecordDecl *moduleClassOf(QualType T) {
   const CXXRecordDecl *RD = pointeeRecord(T);
   if (!RD)
@@ -71,6 +91,19 @@ bool isModuleType(QualType T) { return moduleClassOf(T) != nullptr; }
 bool isModuleHandleType(QualType T) {
   const CXXRecordDecl *Module = moduleClassOf(T);
   return Module && pointeeRecord(T) != Module;
+}
+
+QualType moduleHandleElementType(QualType T) {
+  QualType Element;
+  if (const auto *Array = dyn_cast<ConstantArrayType>(
+          T.getCanonicalType()->getAsArrayTypeUnsafe()))
+    Element = Array->getElementType();
+  else if (const CXXRecordDecl *RD = recordOf(T);
+           RD && (isRecordNamed(RD, "std::vector") ||
+                  isRecordNamed(RD, "std::array")))
+    Element = firstTemplateTypeArgument(RD);
+  return !Element.isNull() && isModuleHandleType(Element) ? Element
+                                                           : QualType();
 }
 
 bool isModuleHolderType(QualType T) {
@@ -255,39 +288,51 @@ bool dependsOnTrainingMode(const CXXRecordDecl *ModuleClass, unsigned Depth) {
   return Short.ends_with("Dropout") || Short.starts_with("Dropout");
 }
 
-/// A module of the user's holds parameters when it has tensor members or
-/// submodules that hold parameters, registers a parameter, a buffer or such a
-/// submodule, or derives from a module that does. A constructor defined in
-/// another translation unit may register anything: unknown, unless what is
-/// seen says yes.
+/// A module of the user's holds parameters when its code registers a
+/// parameter, a buffer or a submodule that holds parameters, when it has a
+/// submodule member that holds parameters, or when it derives from a module
+/// that does. A plain tensor member is not a parameter by itself: a box
+/// coder's anchor table or a loss's window, kept and moved by the class, is
+/// no state of the module's. A constructor or method defined in another
+/// translation unit may register anything: unknown, unless what is seen says
+/// yes.
 std::optional<bool> userModuleHoldsParameters(const CXXRecordDecl *ModuleClass,
                                               unsigned Depth) {
   const CXXRecordDecl *Def = ModuleClass->getDefinition();
   if (!Def || Depth > MaxModuleNesting)
     return std::nullopt; // Declared only, or too deep to tell.
   AnyOf Parts;
+  auto Registers = [&](const Stmt *Code) {
+    return containsCall(Code, [&](const CallExpr *Call) {
+      return Parts.add(isStatefulRegistration(Call, Depth));
+    });
+  };
   for (const FieldDecl *Field : Def->fields()) {
-    if (isTensorType(Field->getType()) ||
-        isTensorContainerType(Field->getType()))
-      return true;
     if (const CXXRecordDecl *Sub = moduleClassOf(Field->getType());
         Sub && Parts.add(holdsParameters(Sub, Depth + 1)))
       return true;
+    if (Registers(Field->getInClassInitializer()))
+      return true;
   }
-  for (const CXXConstructorDecl *Ctor : Def->ctors()) {
-    if (isDefinedElsewhere(Ctor)) {
-      Parts.add(std::nullopt);
+  // Constructors register in their bodies and initialisers, a Cloneable in
+  // reset(), which its constructor calls; registering in forward() or any
+  // later method would fail on the second call, so only those two kinds,
+  // defined elsewhere, leave the answer open.
+  for (const CXXMethodDecl *Method : Def->methods()) {
+    if (isDefinedElsewhere(Method)) {
+      if (isa<CXXConstructorDecl>(Method) || plainName(Method) == "reset")
+        Parts.add(std::nullopt);
       continue;
     }
-    const FunctionDecl *Definition = writtenDefinition(Ctor);
+    const FunctionDecl *Definition = writtenDefinition(Method);
     if (!Definition)
       continue;
-    bool Registers =
-        containsCall(Definition->getBody(), [&](const CallExpr *Call) {
-          return Parts.add(isStatefulRegistration(Call, Depth));
-        });
-    if (Registers)
+    if (Registers(Definition->getBody()))
       return true;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten() && Registers(Init->getInit()))
+          return true;
   }
   for (const CXXRecordDecl *Base : userModuleBases(Def))
     if (Parts.add(holdsParameters(Base, Depth + 1)))
@@ -353,6 +398,39 @@ std::optional<bool> moduleHoldsParameters(const CXXRecordDecl *ModuleClass) {
 
 bool moduleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass) {
   return dependsOnTrainingMode(ModuleClass, 0);
+}
+
+std::optional<bool> trainingModeTestedBy(const Expr *Condition) {
+  if (!Condition)
+    return std::nullopt;
+  Condition = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(Condition);
+      Not && Not->getOpcode() == UO_LNot) {
+    std::optional<bool> Tested = trainingModeTestedBy(Not->getSubExpr());
+    return Tested ? std::optional<bool>(!*Tested) : std::nullopt;
+  }
+  const auto *Call = dyn_cast<CallExpr>(Condition);
+  if (Call && isTrainingModeRead(Call))
+    return true;
+  return std::nullopt;
+}
+
+bool mayEnterEvalMode(const CallExpr *Call) {
+  // A module of the user's may override train(bool): its calls count too.
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee ||
+      !isModuleClass(dyn_cast<CXXRecordDecl>(Callee->getDeclContext())))
+    return false;
+  llvm::StringRef Name = plainName(Callee);
+  if (Name == "eval")
+    return true;
+  if (Name != "train")
+    return false;
+  if (Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
+    return false; // train(), on = true
+  const auto *On = dyn_cast<CXXBoolLiteralExpr>(
+      Call->getArg(0)->IgnoreParenImpCasts());
+  return !On || !On->getValue();
 }
 
 bool moduleReturnsScalar(const CXXRecordDecl *ModuleClass) {

@@ -32,6 +32,13 @@ bool isModuleClass(const clang::CXXRecordDecl *RD);
 /// the call unless it returns them.
 bool isModuleForwardMethod(const clang::FunctionDecl *F);
 
+/// The forward() of the user's that a module call runs: the callee itself,
+/// or, for a holder's `operator()`, the module class's only forward(). Null
+/// for a LibTorch module, or when overloads leave it open.
+const clang::CXXMethodDecl *
+userForwardCalled(const clang::CallExpr *Call,
+                  const clang::CXXRecordDecl *ModuleClass);
+
 /// The torch::nn::Module subclass behind a module-typed value: the `Impl` of a
 /// ModuleHolder, the pointee of a shared_ptr, or the class itself.
 const clang::CXXRecordDecl *moduleClassOf(clang::QualType T);
@@ -40,6 +47,11 @@ const clang::CXXRecordDecl *moduleClassOf(clang::QualType T);
 /// TORCH_MODULE) or a std::shared_ptr to a Module subclass. Handles are what
 /// register_module takes; a module held by value cannot be registered.
 bool isModuleHandleType(clang::QualType T);
+
+/// The handle type of the elements of an array, std::array or std::vector of
+/// module handles (`torch::nn::LayerNorm norm[3]`); null for any other type.
+/// Each element is a submodule of its own, registered or not.
+clang::QualType moduleHandleElementType(clang::QualType T);
 
 /// A ModuleHolder (torch::nn::Linear, any TORCH_MODULE): unlike a
 /// shared_ptr, a default-constructed holder already holds a module.
@@ -80,11 +92,12 @@ bool isModuleContainerInsertion(const clang::Expr *E);
 
 /// Whether a module of this class owns parameters or buffers, so that it has
 /// a device that its inputs must match. Built-in layers such as Linear do;
-/// losses and activations do not; a user module does when it has tensor
-/// members or submodules that do, or registers a parameter, a buffer or
-/// such a submodule. None when that rests on code this translation unit
-/// cannot see (a constructor another file defines, here or in a submodule's
-/// class) and nothing it can see says yes.
+/// losses and activations do not; a user module does when it has
+/// submodules that do, or registers a parameter, a buffer or such a
+/// submodule (a plain tensor member is neither). None when that rests on
+/// code this translation unit cannot see (a constructor or reset() another
+/// file defines, here or in a submodule's class) and nothing it can see
+/// says yes.
 std::optional<bool>
 moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
 
@@ -94,6 +107,16 @@ moduleHoldsParameters(const clang::CXXRecordDecl *ModuleClass);
 /// code reads is_training(), holds such a module, or is partly defined in
 /// another translation unit (it may).
 bool moduleDependsOnTrainingMode(const clang::CXXRecordDecl *ModuleClass);
+
+/// What a branch condition tests of the training mode: true for
+/// `is_training()` (of any module), false for `!is_training()`, none for
+/// anything else.
+std::optional<bool> trainingModeTestedBy(const clang::Expr *Condition);
+
+/// Whether the call may put a module in evaluation mode: `eval()`, or
+/// `train(on)` with anything but a literal `true`. Modules start in training
+/// mode, so where no such call runs, is_training() is always true.
+bool mayEnterEvalMode(const clang::CallExpr *Call);
 
 /// Whether calling this module class yields a 0-dim tensor (a loss module
 /// with its default mean reduction).
