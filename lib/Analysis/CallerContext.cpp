@@ -156,7 +156,12 @@ CallSiteIndex::CallSiteIndex(const ASTContext &Ctx) {
   CallCollector Collector(Calls, Escaping);
   for (Decl *D : MainFileDecls)
     Collector.TraverseDecl(D);
+  LeavesTrainingMode = Collector.DependentMemberNames.contains("eval") ||
+                       Collector.DependentMemberNames.contains("train");
   for (auto &[Callee, Sites] : Calls) {
+    LeavesTrainingMode |= llvm::any_of(Sites, [](const CallSite &Site) {
+      return mayEnterEvalMode(Site.Call);
+    });
     bool Seen = !Escaping.contains(Callee) &&
                 isCalledOnlyInMainFile(Callee, SM);
     if (Seen && isa<CXXMethodDecl>(Callee) &&

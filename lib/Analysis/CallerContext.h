@@ -55,6 +55,11 @@ public:
   /// one, within MaxCallerChain functions and without coming back to F.
   bool hasContext(const clang::FunctionDecl *F) const;
 
+  /// Whether the main file may take a module out of training mode
+  /// (mayEnterEvalMode in Model/Modules.h), or calls `eval` or `train`
+  /// from a template, on an object whose type is not known there.
+  bool mayLeaveTrainingMode() const { return LeavesTrainingMode; }
+
 private:
   /// How many callers deep F's context reaches (0: it has none); none for a
   /// chain that recurses or is too deep.
@@ -62,6 +67,7 @@ private:
 
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallSite>> Calls;
   llvm::DenseMap<const clang::FunctionDecl *, bool> AllCallsSeen;
+  bool LeavesTrainingMode = false;
   /// contextDepth's answers; a function being computed maps to "none",
   /// which is the answer for a chain that comes back to it.
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<unsigned>>

@@ -112,8 +112,9 @@ std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
     }
     State Out = *In[Block->getBlockID()];
     transferBlock(*Block, Out);
+    const CFGBlock *Untaken = untakenSuccessor(*Block);
     for (const CFGBlock *Succ : Block->succs()) {
-      if (!Succ)
+      if (!Succ || Succ == Untaken)
         continue;
       std::optional<State> &SuccIn = In[Succ->getBlockID()];
       if (!SuccIn) {
@@ -139,6 +140,18 @@ std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
       transferBlock(*Block, S);
     }
   return std::move(In[Graph->getExit().getBlockID()]);
+}
+
+const CFGBlock *DeviceFlowPass::untakenSuccessor(const CFGBlock &Block) {
+  if (Block.succ_size() != 2)
+    return nullptr;
+  std::optional<bool> Tested = trainingModeTestedBy(
+      dyn_cast_or_null<Expr>(Block.getTerminatorCondition()));
+  if (!Tested || UnitAnalysis::of(Ctx).mayLeaveTrainingMode())
+    return nullptr;
+  // The successors are the branch taken when the condition holds, then the
+  // other.
+  return *(Block.succ_begin() + (*Tested ? 1 : 0));
 }
 
 DeviceFlowResult DeviceFlowPass::run() {

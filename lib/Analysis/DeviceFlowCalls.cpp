@@ -88,8 +88,13 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
   }
 
   // `buf[i].copy_(v)`, `buf[i] = v`: buf, if it outlives the iteration,
-  // keeps v's graph like `total += loss`.
-  if (std::optional<InPlaceWrite> Write = inPlaceWriteOf(Call))
+  // keeps v's graph like `total += loss`. A container's slot written with
+  // the same index in every iteration (`values[n] = critic(s)`) holds one
+  // graph at a time: each write frees the last. A tensor's element written
+  // in place chains every write's graph, whatever the index.
+  if (std::optional<InPlaceWrite> Write = inPlaceWriteOf(Call);
+      Write && !Facts.isSameEveryIteration(containerSlotIndex(Write->Target),
+                                           Facts.innermostLoopAround(Call)))
     recordAccumulation(Call, viewedStorage(Write->Target), Write->Value,
                        /*IsContainer=*/true);
 
@@ -507,6 +512,16 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
                ? GradHistory::None
                : (HoldsParameters == true ? GradHistory::Carries
                                           : resultGrad(Call, InputValues));
+  // A forward() of the user's may hand out no history on every path the
+  // program takes (a sample drawn under NoGradGuard while training): its
+  // summary says so.
+  if (V.Grad == GradHistory::Carries)
+    if (const CXXMethodDecl *Forward = userForwardCalled(Call, ModuleClass))
+      if (const FunctionDecl *Definition = Forward->getDefinition())
+        if (const FunctionSummary *Summary =
+                UnitAnalysis::of(Ctx).summaryOf(Definition);
+            Summary && Summary->Result.Grad == GradHistory::None)
+          V.Grad = GradHistory::None;
   // Weightless modules (losses, activations) pass their inputs' history on.
   if (HoldsParameters == true)
     V.addOrigin({Origin::Kind::ModuleOutput, Call->getBeginLoc(),

@@ -65,6 +65,10 @@ private:
   std::optional<State> solve(bool &GaveUp);
 
   // Transfer.
+  /// The successor a branch never takes: the evaluation side of an `if
+  /// (is_training())` in a unit that never takes a module out of training
+  /// mode. Null for any other block.
+  const clang::CFGBlock *untakenSuccessor(const clang::CFGBlock &Block);
   void transferBlock(const CFGBlock &Block, State &S);
   void transferDecl(const VarDecl *Var);
   AbstractValue eval(const Expr *E);

@@ -7,6 +7,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -87,7 +88,13 @@ public:
   }
   bool VisitDoStmt(DoStmt *S) {
     addDiscardedStatement(S->getBody());
-    return addLoop(S);
+    // `do { ... } while (false)`, the macro idiom (AT_ASSERT): runs once.
+    bool Repeats = true;
+    if (const Expr *Cond = S->getCond(); Cond && !Cond->isValueDependent())
+      if (std::optional<llvm::APSInt> Value =
+              Cond->getIntegerConstantExpr(Facts.Ctx))
+        Repeats = !Value->isZero();
+    return Repeats ? addLoop(S) : true;
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
     addDiscardedStatement(S->getBody());
@@ -226,7 +233,8 @@ private:
   SourceLocation BodyEnd;
 };
 
-FunctionFacts::FunctionFacts(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) {
+FunctionFacts::FunctionFacts(const Stmt *Body, ASTContext &Ctx)
+    : Ctx(Ctx), Body(Body) {
   if (Body)
     FactsCollector(*this, Body->getEndLoc())
         .TraverseStmt(const_cast<Stmt *>(Body));
@@ -276,10 +284,214 @@ bool FunctionFacts::isInNoGradScope(const Stmt *S) const {
   return Innermost && !Innermost->Records;
 }
 
+bool FunctionFacts::isEvaluationPass(const Stmt *Loop) const {
+  if (!Loop || !isInNoGradScope(Loop))
+    return false;
+  bool MovesData = false;
+  forEachStmt(Loop, [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && classifyCall(Call) == TorchCallKind::Migration) {
+      TransferTarget Target = transferTarget(Call);
+      MovesData |=
+          Target == TransferTarget::OffHost || Target == TransferTarget::Unknown;
+    }
+  });
+  return MovesData;
+}
+
+static bool runsBackward(const Stmt *S) {
+  bool Found = false;
+  forEachStmt(S, [&](const Stmt *Sub) {
+    if (const auto *Call = dyn_cast<CallExpr>(Sub))
+      Found |= classifyCall(Call) == TorchCallKind::Backward;
+  });
+  return Found;
+}
+
+bool FunctionFacts::isOnEvaluationBranch(const Stmt *S,
+                                         const Stmt *Loop) const {
+  for (const Stmt *Child = S, *Parent = parentOf(S); Parent && Child != Loop;
+       Child = Parent, Parent = parentOf(Parent)) {
+    const auto *Branch = dyn_cast<IfStmt>(Parent);
+    if (!Branch || Child == Branch->getCond())
+      continue;
+    const Stmt *Other =
+        Child == Branch->getThen() ? Branch->getElse() : Branch->getThen();
+    if (Other && runsBackward(Other) && !runsBackward(Child))
+      return true;
+  }
+  return false;
+}
+
+/// Assertions of the C library, LibTorch, glog and GoogleTest.
+static bool isAssertionMacro(llvm::StringRef Name) {
+  return Name == "assert" || Name == "CHECK" || Name.starts_with("AT_ASSERT") ||
+         Name.starts_with("TORCH_CHECK") ||
+         Name.starts_with("TORCH_INTERNAL_ASSERT") ||
+         Name.starts_with("ASSERT_") || Name.starts_with("EXPECT_");
+}
+
+bool FunctionFacts::isInAssertion(const Expr *E) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (SourceLocation Loc = E->getBeginLoc(); Loc.isMacroID();
+       Loc = SM.getImmediateMacroCallerLoc(Loc))
+    if (isAssertionMacro(
+            Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts())))
+      return true;
+  return false;
+}
+
+HostUse FunctionFacts::hostUseOf(const Expr *Copied) const {
+  return hostUseOf(Copied, 0);
+}
+
+/// What a call given the value as an argument does with it; none when it
+/// passes the value on (std::max, std::abs, std::isnan).
+static std::optional<HostUse> useAsArgument(const FunctionDecl *Callee) {
+  if (!Callee)
+    return HostUse::Kept;
+  // An op's size, index or scalar: the host builds the op with it.
+  if (isInLibTorchNamespace(Callee))
+    return HostUse::Needed;
+  bool IsPrintf = Callee->getIdentifier() && Callee->getName().contains("printf");
+  const auto *Namespace = dyn_cast<NamespaceDecl>(
+      Callee->getDeclContext()->getEnclosingNamespaceContext());
+  if (!Namespace ||
+      !(Namespace->isStdNamespace() || Namespace->isInStdNamespace()))
+    return IsPrintf ? HostUse::Kept : HostUse::Needed; // The program's logic.
+  // A container's method or a printf keeps it.
+  if (isa<CXXMethodDecl>(Callee) || !Callee->getIdentifier() || IsPrintf)
+    return HostUse::Kept;
+  return std::nullopt;
+}
+
+const Stmt *FunctionFacts::parentOf(const Stmt *S) const {
+  if (Parents.empty() && Body) {
+    llvm::SmallVector<const Stmt *, 64> Pending = {Body};
+    while (!Pending.empty()) {
+      const Stmt *Next = Pending.pop_back_val();
+      for (const Stmt *Child : Next->children())
+        if (Child) {
+          Parents[Child] = Next;
+          Pending.push_back(Child);
+        }
+    }
+  }
+  return Parents.lookup(S);
+}
+
+HostUse FunctionFacts::hostUseOf(const Expr *Copied, unsigned Depth) const {
+  if (!Copied)
+    return HostUse::Kept;
+  if (isInAssertion(Copied))
+    return HostUse::Asserted;
+  // Stored in a local variable: what each use of it does, the most pressing.
+  auto UsesOf = [&](const ValueDecl *D) {
+    HostUse Use = HostUse::Kept;
+    const auto *Var = dyn_cast_or_null<VarDecl>(D);
+    if (!Var || !Var->hasLocalStorage() || Depth >= 3)
+      return Use;
+    forEachStmt(Body, [&](const Stmt *S) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(S);
+      if (Ref && Ref->getDecl() == Var)
+        Use = std::max(Use, hostUseOf(Ref, Depth + 1));
+    });
+    return Use;
+  };
+  const Expr *Current = Copied;
+  while (const Stmt *Parent = parentOf(Current)) {
+    if (const auto *Decl = dyn_cast<DeclStmt>(Parent)) {
+      for (const clang::Decl *D : Decl->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D);
+            Var && Var->getInit() == Current)
+          return UsesOf(Var);
+      return HostUse::Kept;
+    }
+    if (const auto *Branch = dyn_cast<IfStmt>(Parent))
+      return Branch->getCond() == Current ? HostUse::Needed : HostUse::Kept;
+    if (const auto *Loop = dyn_cast<WhileStmt>(Parent))
+      return Loop->getCond() == Current ? HostUse::Needed : HostUse::Kept;
+    if (const auto *Loop = dyn_cast<DoStmt>(Parent))
+      return Loop->getCond() == Current ? HostUse::Needed : HostUse::Kept;
+    if (const auto *Loop = dyn_cast<ForStmt>(Parent))
+      return Loop->getCond() == Current ? HostUse::Needed : HostUse::Kept;
+    if (const auto *Switch = dyn_cast<SwitchStmt>(Parent))
+      return Switch->getCond() == Current ? HostUse::Needed : HostUse::Kept;
+    const auto *E = dyn_cast<Expr>(Parent);
+    if (!E)
+      return HostUse::Kept; // A statement of its own, a return.
+    if (const auto *Op = dyn_cast<BinaryOperator>(E)) {
+      if (Op->isCompoundAssignmentOp() || Op->getOpcode() == BO_Comma)
+        return HostUse::Kept; // A running total.
+      if (Op->getOpcode() == BO_Assign) {
+        const auto *Target = dyn_cast<DeclRefExpr>(Op->getLHS()->IgnoreParens());
+        return Target && Op->getRHS() == Current ? UsesOf(Target->getDecl())
+                                                 : HostUse::Kept;
+      }
+    } else if (const auto *Choice = dyn_cast<ConditionalOperator>(E)) {
+      if (Choice->getCond() == Current)
+        return HostUse::Needed;
+    } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      return Subscript->getIdx() == Current ? HostUse::Needed : HostUse::Kept;
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (Op->getOperator() == OO_Subscript)
+        return Op->getArg(0) == Current ? HostUse::Kept : HostUse::Needed;
+      // A stream, a total, an assignment to a member.
+      if (Op->getOperator() == OO_LessLess || Op->isAssignmentOp())
+        return HostUse::Kept;
+    } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (Call->getCallee() == Current)
+        return HostUse::Kept;
+      if (std::optional<HostUse> Use = useAsArgument(Call->getDirectCallee()))
+        return *Use;
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXRecordDecl *Built = Construct->getType()->getAsCXXRecordDecl();
+      if (Built && isInLibTorchNamespace(Built))
+        return HostUse::Needed; // A Slice, a size list.
+    } else if (const auto *Op = dyn_cast<UnaryOperator>(E)) {
+      if (Op->isIncrementDecrementOp())
+        return HostUse::Kept;
+    } else if (!isa<ImplicitCastExpr, ExplicitCastExpr, ParenExpr,
+                    MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                    ExprWithCleanups, InitListExpr,
+                    CXXStdInitializerListExpr>(E)) {
+      return HostUse::Kept;
+    }
+    // Arithmetic, a comparison, a conversion: the value goes on.
+    Current = E;
+  }
+  return HostUse::Kept;
+}
+
 bool FunctionFacts::hasNestedLoop(const Stmt *Loop) const {
   for (const Stmt *Other : Loops)
     if (Other != Loop && contains(Loop->getSourceRange(), Other->getBeginLoc()))
       return true;
+  return false;
+}
+
+bool FunctionFacts::isSameEveryIteration(const Expr *E,
+                                         const Stmt *Loop) const {
+  if (!E || !Loop)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr>(E))
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(Ref->getDecl()))
+      return true;
+    // A global or a member may change in any call the loop makes.
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    return Var && Var->hasLocalStorage() && !isDeclaredInside(Var, Loop) &&
+           !isModifiedInside(Var, Loop);
+  }
+  if (const auto *Op = dyn_cast<BinaryOperator>(E))
+    return !Op->isAssignmentOp() && !Op->isCompoundAssignmentOp() &&
+           isSameEveryIteration(Op->getLHS(), Loop) &&
+           isSameEveryIteration(Op->getRHS(), Loop);
+  if (const auto *Op = dyn_cast<UnaryOperator>(E))
+    return !Op->isIncrementDecrementOp() &&
+           isSameEveryIteration(Op->getSubExpr(), Loop);
   return false;
 }
 

@@ -46,6 +46,18 @@ void forEachStmt(const clang::Stmt *S, Callback &&Visit) {
     forEachStmt(Child, Visit);
 }
 
+/// What the host does with a value that a call copies to it (`.item()`).
+enum class HostUse {
+  /// Totals, prints or stores it: reading it can wait for the logging
+  /// interval.
+  Kept,
+  /// Checks it in an assertion: the check can move to the logging branch.
+  Asserted,
+  /// Needs it now: it decides a branch, sizes or indexes an op, or feeds
+  /// the program's own logic (an environment's step).
+  Needed,
+};
+
 class FunctionFacts {
 public:
   FunctionFacts(const clang::Stmt *Body, clang::ASTContext &Ctx);
@@ -64,6 +76,21 @@ public:
   /// Whether another loop is nested in this one: then this one is an outer
   /// loop (epochs), and what it does directly runs once per inner pass.
   bool hasNestedLoop(const clang::Stmt *Loop) const;
+  /// Whether the loop is an evaluation or inference pass: autograd does not
+  /// record there, and each iteration moves data to a device. Reading each
+  /// batch's result is what such a pass is for, and it runs once per epoch
+  /// or once per run, not once per training step.
+  bool isEvaluationPass(const clang::Stmt *Loop) const;
+  /// Whether S runs only in the iterations of the loop that take no
+  /// training step: it is in one branch of an `if` inside the loop whose
+  /// other branch runs backward() and its own does not (a loop shared by
+  /// the training and the testing pass, `if (training) ... else total +=
+  /// loss.item<float>();`).
+  bool isOnEvaluationBranch(const clang::Stmt *S,
+                            const clang::Stmt *Loop) const;
+  /// What the host does with the value Copied gives it, followed through
+  /// conversions, arithmetic and the local variables it is stored in.
+  HostUse hostUseOf(const clang::Expr *Copied) const;
   /// Whether the variable is declared inside the loop, so it dies with each
   /// iteration.
   bool isDeclaredInside(const clang::ValueDecl *D,
@@ -73,6 +100,11 @@ public:
   /// non-const reference.
   bool isModifiedInside(const clang::ValueDecl *D,
                         const clang::Stmt *Loop) const;
+  /// Whether E has the same value in every iteration of the loop: it is
+  /// built from constants and local variables that the loop neither
+  /// declares nor modifies (`values[n]` with one `n` throughout).
+  bool isSameEveryIteration(const clang::Expr *E,
+                            const clang::Stmt *Loop) const;
   /// Inside the branch of an `if` whose condition uses `%`, such as
   /// `if (step % 100 == 0)`: code that runs once per interval, not every
   /// iteration.
@@ -92,8 +124,15 @@ public:
 private:
   friend class FactsCollector;
   bool contains(clang::SourceRange Outer, clang::SourceLocation Loc) const;
+  HostUse hostUseOf(const clang::Expr *Copied, unsigned Depth) const;
+  bool isInAssertion(const clang::Expr *E) const;
+  /// The statement S is a child of, in the body; null for the body.
+  const clang::Stmt *parentOf(const clang::Stmt *S) const;
 
   clang::ASTContext &Ctx;
+  const clang::Stmt *Body;
+  /// parentOf's map, built on first use.
+  mutable llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::SmallVector<const clang::Stmt *, 8> Loops;
   /// From a grad-mode guard's declaration to the end of its block; from a
   /// GradMode::set_enabled() call to the end of the function.

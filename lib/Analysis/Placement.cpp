@@ -230,11 +230,13 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
     Result.MaybeZeroDim = Other.MaybeZeroDim;
     Result.Rank = Other.Rank;
     Result.Memory = Other.Memory;
+    Result.Grad = Other.Grad;
   } else if (Other.Where.State == Placement::Knowledge::Unset) {
     Result.ZeroDim = ZeroDim;
     Result.MaybeZeroDim = MaybeZeroDim;
     Result.Rank = Rank;
     Result.Memory = Memory;
+    Result.Grad = Grad;
   } else {
     Result.ZeroDim = ZeroDim && Other.ZeroDim;
     // 0-dim on one path and maybe on the other: maybe.
@@ -243,8 +245,8 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
     if (Rank == Other.Rank)
       Result.Rank = Rank;
     Result.Memory = torchtidy::join(Memory, Other.Memory);
+    Result.Grad = torchtidy::join(Grad, Other.Grad);
   }
-  Result.Grad = torchtidy::join(Grad, Other.Grad);
   // Lead with the history of the side that may be off the host: that is the
   // side a diagnostic has to explain.
   bool OtherLeads = Where.isDefinitelyHost() && Other.Where.isKnown() &&

@@ -112,11 +112,20 @@ UnitAnalysis::deviceFlowOf(const FunctionDecl *Function) {
   return *Slot;
 }
 
+const CallSiteIndex &UnitAnalysis::callSites() {
+  if (!CallSites)
+    CallSites = std::make_unique<CallSiteIndex>(Ctx);
+  return *CallSites;
+}
+
+bool UnitAnalysis::mayLeaveTrainingMode() {
+  return callSites().mayLeaveTrainingMode();
+}
+
 const CallerContext *
 UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   assert(&Function->getASTContext() == &Ctx && "a function of another unit");
-  if (!CallSites)
-    CallSites = std::make_unique<CallSiteIndex>(Ctx);
+  callSites();
   const FunctionDecl *Key = Function->getCanonicalDecl();
   if (auto Known = CallerContexts.find(Key); Known != CallerContexts.end())
     return Known->second.get();

@@ -62,6 +62,10 @@ public:
   /// too deep to follow.
   const CallerContext *callerContextOf(const clang::FunctionDecl *Function);
 
+  /// Whether code of the main file may take a module out of training mode;
+  /// where none does, every module stays in it and is_training() is true.
+  bool mayLeaveTrainingMode();
+
   /// The summary of a function defined in this unit, for its callers. Null
   /// while that function's own summary is being computed (recursion) and
   /// past a nesting depth of MaxSummaryNesting, where callers fall back to
@@ -108,6 +112,8 @@ private:
   void recordUsed(llvm::StringRef Name, const std::optional<std::string> &Text);
   /// The name of this unit in the project: its main file's real path.
   llvm::StringRef unitName();
+  /// Built on first use.
+  const CallSiteIndex &callSites();
 
   clang::ASTContext &Ctx;
 

@@ -313,6 +313,25 @@ const Expr *viewedStorage(const Expr *E) {
   return viewedStorage(Object);
 }
 
+const Expr *containerSlotIndex(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(ignoreValuePreserving(E));
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee)
+    return nullptr;
+  const Expr *Container = nullptr, *Index = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    Container = Op->getArg(0);
+    Index = Op->getArg(1);
+  } else if (plainName(Callee) == "at" && Call->getNumArgs() == 1) {
+    Container = callObject(Call);
+    Index = Call->getArg(0);
+  }
+  if (!Container || !isTensorContainerType(Container->getType()))
+    return nullptr;
+  return Index;
+}
+
 bool isScalarTensorLiteral(const CallExpr *Call) {
   if (explicitArgCount(Call) != 1)
     return false;

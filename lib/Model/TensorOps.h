@@ -80,6 +80,11 @@ struct InPlaceWrite {
 };
 std::optional<InPlaceWrite> inPlaceWriteOf(const clang::CallExpr *Call);
 
+/// The index of an element of a container of tensors, `v[i]` or `v.at(i)`:
+/// the slot that an assignment to it replaces, freeing what it held. Null
+/// for a tensor's element or view, which an assignment writes into in place.
+const clang::Expr *containerSlotIndex(const clang::Expr *E);
+
 /// The tensor, or std::vector of tensors, that an element or view
 /// expression is part of: `buf` for `buf[i]`, `buf.index({i})`,
 /// `buf.select(0, i)`, `buf.narrow(0, i, 1)`, `buf.slice(0, a, b)`,

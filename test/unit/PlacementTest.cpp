@@ -227,6 +227,18 @@ TEST(TupleTest, JoinIsElementWiseOnlyWhileBothSidesKnowTheElements) {
   EXPECT_NE(A, B);
 }
 
+TEST(GradHistoryTest, APathNotTakenYetSaysNothing) {
+  // A function's returns are joined from an unset start: one return of a
+  // value without history makes a result without history.
+  AbstractValue Sample;
+  Sample.Where = Placement::host();
+  Sample.Grad = GradHistory::None;
+  EXPECT_EQ(AbstractValue().join(Sample).Grad, GradHistory::None);
+  EXPECT_EQ(Sample.join(AbstractValue()).Grad, GradHistory::None);
+  AbstractValue Unknown = AbstractValue::unknown();
+  EXPECT_EQ(Sample.join(Unknown).Grad, GradHistory::Unknown);
+}
+
 TEST(HostMemoryTest, PathsThatDisagreeAreUnknown) {
   EXPECT_EQ(join(HostMemory::Pinned, HostMemory::Pinned), HostMemory::Pinned);
   EXPECT_EQ(join(HostMemory::Pageable, HostMemory::Pinned),
