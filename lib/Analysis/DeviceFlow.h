@@ -10,6 +10,7 @@
 #ifndef TORCHTIDY_ANALYSIS_DEVICEFLOW_H
 #define TORCHTIDY_ANALYSIS_DEVICEFLOW_H
 
+#include "Analysis/FunctionFacts.h"
 #include "Analysis/Placement.h"
 
 #include "clang/AST/ASTContext.h"
@@ -94,6 +95,9 @@ struct HostSyncInLoop {
   std::string What; ///< ".item()", "<<", "torch::nonzero"
   /// The tensor copied; inside the helper when there is one.
   Operand Tensor;
+  /// What the host does with the copied value: Kept or Asserted (a value
+  /// the host needs at once is not reported).
+  HostUse Use = HostUse::Kept;
   /// Valid when Call is a helper that makes the copy (however many helpers
   /// deep): the copy itself, the note.
   clang::SourceLocation CopyInHelper;

@@ -273,8 +273,11 @@ const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) {
   // The hot loop is an innermost one: a sync directly in an epoch loop
   // runs once per epoch, whether the batch loop is written in it or in a
   // helper it calls.
+  // An evaluation pass, or the evaluation branch of a loop shared with
+  // training, reads each batch's result by design, once per epoch or run.
   const Stmt *Loop = Facts.innermostLoopAround(Site);
   if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site) ||
+      Facts.isEvaluationPass(Loop) || Facts.isOnEvaluationBranch(Site, Loop) ||
       callsPassOverData(Loop))
     return nullptr;
   return Loop;
@@ -309,11 +312,19 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
   Operand Tensor = operandFor(Tensors.front());
   if (!maySyncWithDevice(Tensor.Value.Where))
     return;
+  // A value the host needs in this very iteration (a size, a branch, the
+  // program's next step) cannot wait for a logging interval; neither can
+  // nonzero()'s result, whose size is what it computes.
+  HostUse Use = isTensorType(Call->getType()) ? HostUse::Kept
+                                              : Facts.hostUseOf(Call);
+  if (Use == HostUse::Needed || sizesResultFromData(Call))
+    return;
   if (!ReportedSites.insert(Call).second)
     return;
   HostSyncInLoop Found;
   Found.Call = Call;
   Found.Loop = Loop;
+  Found.Use = Use;
   Found.What = calleeDisplayName(Call);
   Found.Tensor = std::move(Tensor);
   Result.HostSyncs.push_back(std::move(Found));

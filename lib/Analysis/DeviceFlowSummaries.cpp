@@ -477,12 +477,20 @@ void DeviceFlowPass::applyHostSyncs(const CallExpr *Call,
             {std::move(Synced), Sync.Copy, Sync.What, Sync.Tensor});
       continue;
     }
+    // A helper that hands back a number (an agent's act() returning
+    // `.item()`) gives the host a value: what the loop does with it says
+    // whether it can wait.
+    HostUse Use = Call->getType()->isArithmeticType() ? Facts.hostUseOf(Call)
+                                                      : HostUse::Kept;
+    if (Use == HostUse::Needed)
+      return;
     // One finding per call, at its first copy.
     if (!ReportedSites.insert(Call).second)
       return;
     HostSyncInLoop Found;
     Found.Call = Call;
     Found.Loop = Loop;
+    Found.Use = Use;
     Found.What = Sync.What;
     Found.Tensor.E = Call;
     Found.Tensor.Spelling = Sync.Tensor;

@@ -8,10 +8,14 @@ using namespace clang;
 
 namespace torchtidy {
 
-/// What to do instead, by the kind of copy: a value read to log or total,
-/// data copied to work on it on the host, or a result whose size or truth
-/// the host needs.
-static llvm::StringRef adviceFor(llvm::StringRef What) {
+/// What to do instead, by the kind of copy: a value checked in an
+/// assertion, a value read to log or total, data copied to work on it on the
+/// host, or a result whose truth the host needs.
+static llvm::StringRef adviceFor(const HostSyncInLoop &Sync) {
+  llvm::StringRef What = Sync.What;
+  if (Sync.Use == HostUse::Asserted)
+    return "move the check into the branch that logs, so that it runs once "
+           "per logging interval";
   if (What == ".item()" || What == "<<")
     return "accumulate on the device and read the value once per logging "
            "interval";
@@ -35,7 +39,7 @@ void HostSyncInLoopCheck::report(const DeviceFlowResult &Flow,
          "waits for the device in every iteration; %5")
         << Sync.What << Sync.Tensor.Spelling
         << Sync.Tensor.Value.Where.describe() << !Helper.empty() << Helper
-        << adviceFor(Sync.What);
+        << adviceFor(Sync);
     diag(Sync.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
     if (Sync.CopyInHelper.isValid())
       diag(Sync.CopyInHelper,

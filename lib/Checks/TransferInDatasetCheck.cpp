@@ -46,6 +46,13 @@ void TransferInDatasetCheck::check(const MatchFinder::MatchResult &Result) {
     TransferTarget Target = transferTarget(Call);
     if (Target != TransferTarget::OffHost && Target != TransferTarget::Unknown)
       return;
+    // `kernel.to(input.device())`: a transform's own tensor sent where the
+    // example it was given is; the example's data stays where it is.
+    if (const Expr *Followed = tensorWhoseDeviceIsTarget(Call))
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(ignoreValuePreserving(Followed));
+          Ref && isa<ParmVarDecl>(Ref->getDecl()))
+        return;
     diag(Call->getExprLoc(),
          "'%0' moves data to %select{a device|the device}1 inside '%2', once "
          "per example; keep loading on the host and move each batch in the "

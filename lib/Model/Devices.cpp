@@ -111,6 +111,12 @@ bool synchronizesWithHost(const CallExpr *Call) {
          Name == "_local_scalar_dense";
 }
 
+bool sizesResultFromData(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && isInLibTorchNamespace(Callee) &&
+         plainName(Callee) == "nonzero";
+}
+
 std::optional<llvm::StringRef> queriedAccelerator(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
@@ -173,6 +179,28 @@ const Expr *deviceSourceTensorArgument(const CallExpr *Call) {
     if (!isa<CXXDefaultArgExpr>(Arg) && isTensorType(Arg->getType()))
       return Arg;
   return nullptr;
+}
+
+const Expr *tensorWhoseDeviceIsTarget(const CallExpr *Migration) {
+  if (const Expr *Tensor = deviceSourceTensorArgument(Migration))
+    return Tensor;
+  // `.to(x.device())` picks to(TensorOptions): the device arrives through
+  // TensorOptions' converting constructor.
+  const Expr *Spec = deviceArgument(Migration);
+  while (Spec) {
+    Spec = ignoreValuePreserving(Spec)->IgnoreImplicit();
+    const auto *Conversion = dyn_cast<CXXConstructExpr>(Spec);
+    if (!Conversion || Conversion->getNumArgs() != 1)
+      break;
+    Spec = Conversion->getArg(0);
+  }
+  const auto *Query = dyn_cast_or_null<CallExpr>(Spec);
+  if (!Query || classifyCall(Query) != TorchCallKind::DeviceQuery)
+    return nullptr;
+  // The object of `x.options()` is x seen as its base, TensorBase.
+  const Expr *Tensor = callObject(Query);
+  Tensor = Tensor ? Tensor->IgnoreImpCasts() : nullptr;
+  return Tensor && isTensorType(Tensor->getType()) ? Tensor : nullptr;
 }
 
 } // namespace torchtidy

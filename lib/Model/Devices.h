@@ -42,6 +42,11 @@ TransferTarget transferTarget(const clang::CallExpr *Call);
 /// first tensor operand.
 bool synchronizesWithHost(const clang::CallExpr *Call);
 
+/// Whether a host-synchronising call waits because the size of its result
+/// depends on the data (nonzero(): one row per nonzero element): the wait
+/// is what the call computes, not a read that could be put off.
+bool sizesResultFromData(const clang::CallExpr *Call);
+
 /// The accelerator whose presence a call asks about, for code that checks
 /// before using it: "cuda" for torch::cuda::is_available() / device_count()
 /// and at::hasCUDA(), "mps" for torch::mps::is_available() and at::hasMPS(),
@@ -67,6 +72,11 @@ const clang::Expr *deviceArgument(const clang::CallExpr *Call);
 
 /// For tensor.to(other): the tensor whose device is copied.
 const clang::Expr *deviceSourceTensorArgument(const clang::CallExpr *Call);
+
+/// The tensor whose device a migration targets: `x` in `.to(x)`,
+/// `.to(x.device())` or `.to(x.options())`. The data goes where x already
+/// is. Null for any other target.
+const clang::Expr *tensorWhoseDeviceIsTarget(const clang::CallExpr *Migration);
 
 } // namespace torchtidy
 

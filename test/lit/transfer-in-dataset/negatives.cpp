@@ -49,3 +49,17 @@ public:
   }
   torch::optional<size_t> size() const override { return 10; }
 };
+
+// A transform's own tensor sent where the example it was given already is
+// (a blur kernel, shaped like a public captioning tutorial's GaussBlur2d):
+// on an example on the host, a no-op; the example's data stays put. By its
+// device, by its options, by the tensor itself.
+struct GaussBlur : torch::data::transforms::TensorTransform<torch::Tensor> {
+  torch::Tensor operator()(torch::Tensor input) override {
+    auto weight = kernel.expand({input.size(-3), -1, -1, -1}).to(input.device());
+    auto bias = torch::zeros({input.size(-3)}).to(input.options());
+    auto scale = torch::ones({1}).to(input);
+    return torch::conv2d(input.unsqueeze(0), weight, bias, 1, 1, 1, input.size(-3)) * scale;
+  }
+  torch::Tensor kernel = torch::rand({1, 1, 3, 3});
+};

@@ -62,3 +62,12 @@ public:
   }
   torch::optional<size_t> size() const override { return 10; }
 };
+
+// Sent where a member of the transform is: not where the example is.
+struct ToReference : torch::data::transforms::TensorTransform<torch::Tensor> {
+  torch::Tensor operator()(torch::Tensor input) override {
+    return input.to(reference.device());
+    // CHECK: :[[@LINE-1]]:18: warning: '.to()' moves data to a device inside 'ToReference::operator()'
+  }
+  torch::Tensor reference;
+};
