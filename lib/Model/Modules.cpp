@@ -95,8 +95,8 @@ bool isModuleHandleType(QualType T) {
 
 QualType moduleHandleElementType(QualType T) {
   QualType Element;
-  if (const auto *Array = dyn_cast<ConstantArrayType>(
-          T.getCanonicalType()->getAsArrayTypeUnsafe()))
+  if (const auto *Array =
+          dyn_cast<ConstantArrayType>(T.getCanonicalType().getTypePtr()))
     Element = Array->getElementType();
   else if (const CXXRecordDecl *RD = recordOf(T);
            RD && (isRecordNamed(RD, "std::vector") ||
