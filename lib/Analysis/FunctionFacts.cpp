@@ -36,17 +36,26 @@ std::optional<StorageKey> storageKeyOf(const Expr *E) {
   return std::nullopt;
 }
 
+/// Whether S, or anything in it, is a call that Is accepts.
+static bool containsCallWhere(const Stmt *S,
+                              llvm::function_ref<bool(const CallExpr *)> Is) {
+  bool Found = false;
+  forEachStmt(S, [&](const Stmt *Sub) {
+    if (const auto *Call = dyn_cast<CallExpr>(Sub))
+      Found = Found || Is(Call);
+  });
+  return Found;
+}
+
+static bool isBackward(const CallExpr *Call) {
+  return classifyCall(Call) == TorchCallKind::Backward;
+}
+
 bool FunctionFacts::hasLoopOverData() const {
   return llvm::any_of(Loops, [](const Stmt *Loop) {
-    bool MovesOrTrains = false;
-    forEachStmt(Loop, [&](const Stmt *S) {
-      if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        TorchCallKind Kind = classifyCall(Call);
-        MovesOrTrains |=
-            Kind == TorchCallKind::Migration || Kind == TorchCallKind::Backward;
-      }
+    return containsCallWhere(Loop, [](const CallExpr *Call) {
+      return classifyCall(Call) == TorchCallKind::Migration || isBackward(Call);
     });
-    return MovesOrTrains;
   });
 }
 
@@ -285,27 +294,14 @@ bool FunctionFacts::isInNoGradScope(const Stmt *S) const {
 }
 
 bool FunctionFacts::isEvaluationPass(const Stmt *Loop) const {
-  if (!Loop || !isInNoGradScope(Loop))
-    return false;
-  bool MovesData = false;
-  forEachStmt(Loop, [&](const Stmt *S) {
-    if (const auto *Call = dyn_cast<CallExpr>(S);
-        Call && classifyCall(Call) == TorchCallKind::Migration) {
-      TransferTarget Target = transferTarget(Call);
-      MovesData |=
-          Target == TransferTarget::OffHost || Target == TransferTarget::Unknown;
-    }
-  });
-  return MovesData;
-}
-
-static bool runsBackward(const Stmt *S) {
-  bool Found = false;
-  forEachStmt(S, [&](const Stmt *Sub) {
-    if (const auto *Call = dyn_cast<CallExpr>(Sub))
-      Found |= classifyCall(Call) == TorchCallKind::Backward;
-  });
-  return Found;
+  return Loop && isInNoGradScope(Loop) &&
+         containsCallWhere(Loop, [](const CallExpr *Call) {
+           if (classifyCall(Call) != TorchCallKind::Migration)
+             return false; // A tensor's, not a module's.
+           TransferTarget Target = transferTarget(Call);
+           return Target == TransferTarget::OffHost ||
+                  Target == TransferTarget::Unknown;
+         });
 }
 
 bool FunctionFacts::isOnEvaluationBranch(const Stmt *S,
@@ -317,7 +313,8 @@ bool FunctionFacts::isOnEvaluationBranch(const Stmt *S,
       continue;
     const Stmt *Other =
         Child == Branch->getThen() ? Branch->getElse() : Branch->getThen();
-    if (Other && runsBackward(Other) && !runsBackward(Child))
+    if (Other && containsCallWhere(Other, isBackward) &&
+        !containsCallWhere(Child, isBackward))
       return true;
   }
   return false;
