@@ -485,6 +485,8 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
     return V;
   }
 
+  if (isModuleOptionsType(Type))
+    return optionsFrom({Construct->getArgs(), Construct->getNumArgs()});
   if (isModuleType(Type)) {
     // `torch::nn::Linear fc{nullptr}` holds no module yet.
     if (NumArgs == 1 && Construct->getArg(0)->getType()->isNullPtrType())

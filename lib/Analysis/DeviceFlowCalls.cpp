@@ -52,6 +52,23 @@ static AbstractValue whereItRuns(llvm::ArrayRef<AbstractValue> Inputs) {
 }
 
 AbstractValue DeviceFlowPass::newModuleOnHost(const Expr *Creation) {
+  // A LibTorch module keeps the tensors its options hold (a loss's class
+  // weight) as buffers, where they are.
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Creation))
+    Args = {Construct->getArgs(), Construct->getNumArgs()};
+  else if (const auto *Call = dyn_cast<CallExpr>(Creation))
+    Args = {Call->getArgs(), Call->getNumArgs()};
+  const CXXRecordDecl *Class = moduleClassOf(Creation->getType());
+  if (Class && isInLibTorchNamespace(Class)) {
+    AbstractValue Given = optionsFrom(Args);
+    if (Given.Where.State == Placement::Knowledge::Unknown)
+      return AbstractValue::unknown();
+    if (Given.Where.isKnown()) {
+      Given.HoldsGivenTensors = true;
+      return Given;
+    }
+  }
   // Modules create their parameters on the CPU.
   AbstractValue V;
   V.Where = Placement::host();
@@ -60,7 +77,49 @@ AbstractValue DeviceFlowPass::newModuleOnHost(const Expr *Creation) {
   return V;
 }
 
+AbstractValue DeviceFlowPass::optionsFrom(llvm::ArrayRef<const Expr *> Args) {
+  // New options hold no tensor; a copy holds what its source holds.
+  AbstractValue Options;
+  Options.Grad = GradHistory::None;
+  for (const Expr *Arg : Args)
+    if (moduleOptionsMayHoldTensors(Arg->getType()))
+      Options = Options.join(eval(Arg));
+  return Options;
+}
+
+AbstractValue DeviceFlowPass::evalOptionsCall(const CXXMemberCallExpr *Call) {
+  const Expr *Object = Call->getImplicitObjectArgument();
+  AbstractValue Options = eval(Object);
+  // A getter (`options.weight()`): the tensor the options hold.
+  if (isTensorType(Call->getType())) {
+    llvm::erase_if(Options.Origins, [](const Origin &O) {
+      return O.K == Origin::Kind::HeldByOptions;
+    });
+    return Options;
+  }
+  // A setter: the options hold what they are given, and hand themselves
+  // back. (A second `.weight(...)` replaces the first; both are kept here,
+  // joined, which only ever widens the devices.)
+  bool GivenTensor = false;
+  for (const Expr *Arg : Call->arguments()) {
+    AbstractValue Given = eval(Arg);
+    if (!isTensorType(Arg->getType()))
+      continue;
+    Given.addOrigin({Origin::Kind::HeldByOptions, Call->getExprLoc(),
+                     spelling(Arg), Call->getMethodDecl()->getNameAsString(),
+                     Given.Where.describe()});
+    Options = Options.join(Given);
+    GivenTensor = true;
+  }
+  if (GivenTensor)
+    store(Object, Options);
+  return Options;
+}
+
 AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
+  if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Call);
+      Method && isModuleOptionsType(Method->getObjectType()))
+    return evalOptionsCall(Method);
   if (std::optional<CheckpointCall> Checkpoint = checkpointCall(Call))
     return evalCheckpoint(Call, *Checkpoint);
   // `*model`: the module itself, as `model` is.
@@ -473,7 +532,14 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
                                     Parameters->Constructor,
                                     ModuleClass->getNameAsString(), "", ""});
   }
-  bool HasDevice = Module.Value.Where.isKnown() && HoldsParameters == true;
+  // A module holds state where its class registers parameters, or where
+  // it was built from options that hold tensors.
+  bool HasDevice = Module.Value.Where.isKnown() &&
+                   (HoldsParameters == true || Module.Value.HoldsGivenTensors);
+  // What a summary asks of its callers comes from the module's class; the
+  // tensors one instance was given are checked where it is called.
+  if (HoldsParameters != true)
+    Module.Value.Where.FromParameter = nullptr;
   checkOperands(Call, Module.Spelling, Inputs, HasDevice ? &Module : nullptr);
   if (HasDevice)
     noteModuleInputs(Call, Module, Inputs);
@@ -494,7 +560,7 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
   AbstractValue V;
   if (PlacedByCallers) {
     V = whereItRuns(InputValues);
-  } else if (HasDevice) {
+  } else if (HasDevice && HoldsParameters == true) {
     V.Where = Module.Value.Where;
     V.Origins = Module.Value.Origins;
   } else {

@@ -75,6 +75,9 @@ DeviceFlowPass::migrationOf(const AbstractValue &V) const {
       if (!Parm || Parm->getName().empty())
         return std::nullopt;
       std::string Name = Parm->getNameAsString();
+      // A module or options parameter has no device() to spell.
+      if (!isTensorType(Parm->getType()) && !isDeviceSpecType(Parm->getType()))
+        return std::nullopt;
       return isDeviceSpecType(Parm->getType()) ? ".to(" + Name + ")"
                                                : ".to(" + Name + ".device())";
     }
@@ -123,7 +126,13 @@ void DeviceFlowPass::recordMixedSite(const CallExpr *Call,
   Site.IsModuleCall = Stayed.IsModule || Other.IsModule;
   Site.OpName = CallName.str();
   std::optional<std::string> Migration = migrationOf(Other.Value);
-  if (Stayed.IsModule) {
+  // Options that hold a tensor elsewhere (a class weight) are no target:
+  // the tensor they were given is what to move, where it is given.
+  bool StayedIsTarget =
+      !Stayed.E || !isModuleOptionsType(Stayed.E->getType());
+  if (!StayedIsTarget) {
+    // A plain mix: the notes show where the tensor was given.
+  } else if (Stayed.IsModule) {
     // A model left on the host meets inputs that were moved: move the model.
     Site.MissingMigration = Migration.value_or(std::string());
   } else if (Migration && (Other.IsModule || isUnmovedInput(Stayed.Value) ||

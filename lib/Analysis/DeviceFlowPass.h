@@ -87,6 +87,11 @@ private:
                                const CheckpointCall &Checkpoint);
   AbstractValue evalModuleForward(const CallExpr *Call);
   AbstractValue newModuleOnHost(const Expr *Creation);
+  /// New options built from Args: where the tensors of the options among
+  /// them are (a copy holds what its source holds); unset when none.
+  AbstractValue optionsFrom(llvm::ArrayRef<const Expr *> Args);
+  /// A setter or getter of nn options: `.weight(w)` gives them w to hold.
+  AbstractValue evalOptionsCall(const clang::CXXMemberCallExpr *Call);
   void forgetWhatCalleeMayChange(const CallExpr *Call);
   AbstractValue aliasModule(const Expr *Source);
   AbstractValue evalAssignment(const Expr *Target, const Expr *Source,

@@ -231,13 +231,16 @@ AbstractValue AbstractValue::join(const AbstractValue &Other) const {
     Result.Rank = Other.Rank;
     Result.Memory = Other.Memory;
     Result.Grad = Other.Grad;
+    Result.HoldsGivenTensors = Other.HoldsGivenTensors;
   } else if (Other.Where.State == Placement::Knowledge::Unset) {
     Result.ZeroDim = ZeroDim;
     Result.MaybeZeroDim = MaybeZeroDim;
     Result.Rank = Rank;
     Result.Memory = Memory;
     Result.Grad = Grad;
+    Result.HoldsGivenTensors = HoldsGivenTensors;
   } else {
+    Result.HoldsGivenTensors = HoldsGivenTensors && Other.HoldsGivenTensors;
     Result.ZeroDim = ZeroDim && Other.ZeroDim;
     // 0-dim on one path and maybe on the other: maybe.
     Result.MaybeZeroDim = !Result.ZeroDim && (ZeroDim || MaybeZeroDim) &&
@@ -265,7 +268,8 @@ bool AbstractValue::operator==(const AbstractValue &O) const {
   return Where == O.Where && ZeroDim == O.ZeroDim &&
          MaybeZeroDim == O.MaybeZeroDim && Rank == O.Rank && Grad == O.Grad &&
          Memory == O.Memory && Origins == O.Origins && Elements == O.Elements &&
-         FromFailingOp == O.FromFailingOp;
+         FromFailingOp == O.FromFailingOp &&
+         HoldsGivenTensors == O.HoldsGivenTensors;
 }
 
 } // namespace torchtidy

@@ -198,6 +198,10 @@ struct Origin {
     /// function (CallerContext.h). Loc: the argument at the call that leads
     /// the history. Subject: the parameter, Detail: the calling function.
     PassedByCaller,
+    /// A tensor given to options (`.weight(w)`), which hold it, or to a
+    /// module built from them, which holds it as a buffer. Loc: the setter
+    /// call. Subject: the tensor as written, Detail: the setter ("weight").
+    HeldByOptions,
   };
   Kind K;
   clang::SourceLocation Loc;
@@ -250,6 +254,11 @@ struct AbstractValue {
   /// (a module's forward returning a tuple): every element is then the
   /// tuple's own value.
   std::vector<AbstractValue> Elements;
+  /// A LibTorch module built from options that hold tensors (a loss given
+  /// a class weight): it holds them as buffers, so its calls need their
+  /// inputs where those are, whatever its class holds otherwise. Where is
+  /// the buffers' device. Joined paths must both hold them.
+  bool HoldsGivenTensors = false;
 
   static AbstractValue unknown() {
     AbstractValue V;

@@ -158,6 +158,7 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
       TorchValueKind Kind = classifyType(Parm->getType());
       bool Placeable = Kind == TorchValueKind::Tensor ||
                        Kind == TorchValueKind::Module ||
+                       Kind == TorchValueKind::ModuleOptions ||
                        (Kind == TorchValueKind::DeviceSpec &&
                         !isTensorOptionsType(Parm->getType()));
       if (!Placeable || I + First >= Passed->second.size())

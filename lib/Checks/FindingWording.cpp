@@ -57,6 +57,8 @@ std::string reasonFor(const AbstractValue &Value) {
     return "its class '" + O.Subject + "' holds parameters";
   case Origin::Kind::PassedByCaller:
     return "passed by '" + O.Detail + "'";
+  case Origin::Kind::HeldByOptions:
+    return "it holds '" + O.Subject + "' as its " + O.Detail;
   }
   return "";
 }
@@ -108,6 +110,9 @@ static std::string noteFor(const Origin &O) {
   case Origin::Kind::PassedByCaller:
     return "'" + O.Subject + "' is on " + O.DeviceWords + " here: passed by '" +
            O.Detail + "'";
+  case Origin::Kind::HeldByOptions:
+    return "'" + O.Subject + "' is given as the " + O.Detail + " here, on " +
+           O.DeviceWords;
   }
   return "";
 }

@@ -191,16 +191,33 @@ const Expr *lossPrediction(const CallExpr *Call) {
   return nullptr;
 }
 
+/// Whether E makes new options from nothing but plain values
+/// (`CrossEntropyFuncOptions()`, `Conv2dOptions(3, 16, 3)`): they hold no
+/// tensor until a setter gives them one.
+static bool isNewOptions(const Expr *E) {
+  const auto *Construct = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
+  return Construct &&
+         llvm::none_of(Construct->arguments(), [](const Expr *Arg) {
+           return isModuleOptionsType(Arg->getType()) ||
+                  isTensorType(Arg->getType());
+         });
+}
+
 /// The tensors given to the setters of the options that Arg builds, as
 /// written in its chain: `CrossEntropyFuncOptions().weight(w).reduction(...)`
-/// gives `w`. Options built elsewhere (a variable) give none: unknown.
+/// gives `w`. Options that come from elsewhere (a variable, a helper's
+/// result) give themselves: their value says where the tensors they were
+/// given are.
 static void collectOptionsTensors(const Expr *Arg,
                                   llvm::SmallVectorImpl<const Expr *> &Out) {
   for (unsigned Depth = 0; Arg && Depth < 32; ++Depth) {
     Arg = ignoreValuePreserving(Arg);
     const auto *Setter = dyn_cast<CXXMemberCallExpr>(Arg);
-    if (!Setter || !isModuleOptionsType(Setter->getObjectType()))
+    if (!Setter || !isModuleOptionsType(Setter->getObjectType())) {
+      if (!isNewOptions(Arg))
+        Out.push_back(Arg);
       return;
+    }
     for (const Expr *Value : Setter->arguments())
       if (isTensorType(Value->getType()))
         Out.push_back(Value);

@@ -39,6 +39,19 @@ bool isModuleOptionsType(QualType T) {
          RD->getName().ends_with("Options");
 }
 
+bool moduleOptionsMayHoldTensors(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD || !isModuleOptionsType(T) || !RD->hasDefinition())
+    return false;
+  // A setter that takes a tensor (`weight(const Tensor &)`) is what makes
+  // options hold one; LinearOptions and the like have none.
+  return llvm::any_of(RD->methods(), [](const CXXMethodDecl *Method) {
+    return llvm::any_of(Method->parameters(), [](const ParmVarDecl *Parm) {
+      return isTensorType(Parm->getType());
+    });
+  });
+}
+
 bool isTensorContainerType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)
@@ -144,6 +157,8 @@ TorchValueKind classifyType(QualType T) {
     return TorchValueKind::Module;
   if (isTensorTupleType(T))
     return TorchValueKind::TensorTuple;
+  if (isModuleOptionsType(T))
+    return TorchValueKind::ModuleOptions;
   return TorchValueKind::None;
 }
 

@@ -31,6 +31,9 @@ enum class TorchValueKind {
   DeviceSpec,   ///< c10::Device, c10::DeviceType or c10::TensorOptions.
   BatchExample, ///< torch::data::Example<> produced by a data loader.
   TensorTuple,  ///< std::pair / std::tuple holding tensors.
+  /// The options of a torch::nn layer, loss or functional: where the
+  /// tensors it was given (`.weight(w)`) are, if any.
+  ModuleOptions,
 };
 
 /// Classifies a type (through references, cv-qualifiers and sugar).
@@ -45,6 +48,9 @@ bool isTensorContainerType(clang::QualType T);
 /// `torch::nn::BCEWithLogitsLossOptions`): some carry tensors
 /// (`.weight(w)`, `.pos_weight(p)`) that the op uses with its operands.
 bool isModuleOptionsType(clang::QualType T);
+/// Options of a type that can be given tensors (CrossEntropyLossOptions,
+/// EmbeddingOptions), as opposed to ones that cannot (LinearOptions).
+bool moduleOptionsMayHoldTensors(clang::QualType T);
 /// std::pair or std::tuple with a tensor (or such a tuple) among its
 /// elements: what models return from forward() and helpers return in pairs.
 bool isTensorTupleType(clang::QualType T);

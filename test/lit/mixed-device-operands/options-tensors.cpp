@@ -44,6 +44,45 @@ void throughHelper(torch::Tensor logits, torch::Tensor y,
   // CHECK: :[[@LINE-2]]:15: warning: 'inverseFrequency(counts)' is on the CPU {{.*}}'F::nll_loss' needs all its tensor operands on one device
 }
 
+// Options held in a variable, as training code builds them once before its
+// loop: the options hold the weight wherever it was given.
+void optionsInVariable(torch::nn::Linear net, torch::Tensor x, torch::Tensor y,
+                       torch::Device device) {
+  net->to(device);
+  auto class_weights = torch::tensor({1.0, 4.0});
+  auto options = F::CrossEntropyFuncOptions().weight(class_weights);
+  for (int step = 0; step < 100; ++step) {
+    auto logits = net->forward(x.to(device));
+    auto loss = F::cross_entropy(logits, y.to(device), options);
+    // CHECK: :[[@LINE-1]]:17: warning: 'options' is on the CPU (it holds 'class_weights' as its weight) but 'logits' is on 'device' (output of 'net'); 'F::cross_entropy' needs all its tensor operands on one device [libtorch-mixed-device-operands]
+    // CHECK: :[[@LINE-5]]:47: note: 'class_weights' is given as the weight here, on the CPU
+    // CHECK: :[[@LINE-7]]:24: note: created here by 'torch::tensor' from host values
+  }
+}
+
+// One step removed: declared first, given its weight by a setter statement.
+void optionsBySetter(torch::Tensor log_probs, torch::Tensor y) {
+  F::NLLLossFuncOptions options;
+  options.weight(torch::ones({10})).ignore_index(-100);
+  auto loss = F::nll_loss(log_probs.cuda(), y.cuda(), options);
+  // CHECK: :[[@LINE-1]]:15: warning: 'options' is on the CPU (it holds 'torch::ones({10})' as its weight) but 'log_probs.cuda()' is on 'cuda'
+  // CHECK: :[[@LINE-3]]:11: note: 'torch::ones({10})' is given as the weight here, on the CPU
+}
+
+// Through a helper: the loss is computed in a helper that takes the options
+// from its only caller.
+static torch::Tensor weightedLoss(torch::Tensor logits, torch::Tensor y,
+                                  const F::CrossEntropyFuncOptions &options) {
+  return F::cross_entropy(logits, y, options);
+  // CHECK: :[[@LINE-1]]:10: warning: 'options' is on the CPU (passed by 'evaluate') but 'logits' is on 'cuda' (passed by 'evaluate'); 'F::cross_entropy' needs all its tensor operands on one device
+  // CHECK: note: 'options' is on the CPU here: passed by 'evaluate'
+  // CHECK: note: 'w' is given as the weight here, on the CPU
+}
+void evaluate(torch::Tensor x, torch::Tensor y) {
+  auto w = torch::ones({3});
+  auto loss = weightedLoss(x.cuda(), y.cuda(), F::CrossEntropyFuncOptions().weight(w));
+}
+
 // Weights moved with the logits, options that carry no tensor, and options
 // built elsewhere (what they hold is not seen here): no finding.
 void negatives(torch::Tensor logits, torch::Tensor y, torch::Device device,
@@ -56,4 +95,10 @@ void negatives(torch::Tensor logits, torch::Tensor y, torch::Device device,
                             F::CrossEntropyFuncOptions().ignore_index(-1));
   auto c = F::cross_entropy(on_device, y.to(device), built_elsewhere);
   auto cpu = F::cross_entropy(logits, y, F::CrossEntropyFuncOptions().weight(w));
+  auto moved = F::CrossEntropyFuncOptions().weight(w.to(device));
+  auto d = F::cross_entropy(on_device, y.to(device), moved);
+  auto plain = F::CrossEntropyFuncOptions().label_smoothing(0.1);
+  auto e = F::cross_entropy(on_device, y.to(device), plain);
+  auto copied = built_elsewhere;
+  auto f = F::cross_entropy(on_device, y.to(device), copied);
 }
