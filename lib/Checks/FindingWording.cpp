@@ -137,7 +137,8 @@ void addLaterUseNotes(tidy::ClangTidyCheck &Check,
 
 /// Whether `E.method()` parses as intended without parentheses around E.
 static bool isPostfixExpression(const Expr *E) {
-  E = E->IgnoreImplicit();
+  // Through the copy that passing by value makes, too.
+  E = ignoreValuePreserving(E)->IgnoreImplicit();
   if (isa<DeclRefExpr, MemberExpr, ParenExpr, ArraySubscriptExpr, CXXThisExpr>(
           E))
     return true;
