@@ -78,6 +78,7 @@ DeviceFlowPass::DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx,
     else if (isDeviceOwningClass(Method->getParent()))
       DeviceOwnerOfMethod = Method->getParent();
   }
+  PlainClassOfMethod = objectFieldsSummarized(Function);
   // Reporting, a helper's parameters are what its callers pass; summarising,
   // they stand for any caller's arguments.
   if (Mode == PassMode::Report)
@@ -90,7 +91,8 @@ std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
   if (!Body || Function->isInvalidDecl() || Function->isDependentContext())
     return std::nullopt;
   CFG::BuildOptions Options;
-  Options.AddInitializers = false;
+  // A constructor's member initialisers say what its fields start as.
+  Options.AddInitializers = isa<clang::CXXConstructorDecl>(Function);
   Options.AddImplicitDtors = false;
   Options.AddTemporaryDtors = false;
   std::unique_ptr<CFG> Graph =
@@ -187,6 +189,11 @@ void DeviceFlowPass::transferBlock(const CFGBlock &Block, State &S) {
   Current = &S;
   Memo.clear();
   for (const CFGElement &Element : Block) {
+    if (std::optional<clang::CFGInitializer> Init =
+            Element.getAs<clang::CFGInitializer>()) {
+      transferInitializer(Init->getInitializer());
+      continue;
+    }
     std::optional<CFGStmt> StmtElement = Element.getAs<CFGStmt>();
     if (!StmtElement)
       continue;
@@ -206,6 +213,17 @@ void DeviceFlowPass::transferBlock(const CFGBlock &Block, State &S) {
     }
   }
   Current = nullptr;
+}
+
+void DeviceFlowPass::transferInitializer(const clang::CXXCtorInitializer *Init) {
+  const clang::FieldDecl *Field = Init->getMember();
+  if (!Field || !Init->getInit())
+    return;
+  AbstractValue Value = eval(Init->getInit());
+  if (classifyType(Field->getType()) == TorchValueKind::None)
+    return;
+  (*Current)[{nullptr, Field}] = Value;
+  Memo.clear();
 }
 
 void DeviceFlowPass::transferDecl(const VarDecl *Var) {
@@ -243,6 +261,13 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
         if (classifyType(Field->getType()) != TorchValueKind::None)
           (*Current)[{Var, Field}] = Value;
       }
+    }
+  if (const Expr *Init = Var->getInit())
+    if (const auto *Construct =
+            dyn_cast<CXXConstructExpr>(ignoreValuePreserving(Init));
+        Construct && classifyType(Var->getType()) == TorchValueKind::None) {
+      eval(Construct);
+      applyConstructorEffects(Var, Construct);
     }
   if (classifyType(Var->getType()) == TorchValueKind::None)
     return;
@@ -299,6 +324,8 @@ AbstractValue DeviceFlowPass::evalUncached(const Expr *E) {
     return Value;
   }
   if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    return eval(Default->getExpr());
+  if (const auto *Default = dyn_cast<clang::CXXDefaultInitExpr>(E))
     return eval(Default->getExpr());
   if (isa<LambdaExpr>(E))
     return AbstractValue::unknown(); // Analysed as a function of its own.

@@ -277,22 +277,56 @@ void DeviceFlowPass::forgetWhatCalleeMayChange(const CallExpr *Call) {
   noteObjectMayMove(Object);
   for (const Expr *Arg : Call->arguments())
     noteObjectMayMove(Arg);
+  // An object whose method the callee is may have its fields rebound,
+  // unless the method is const.
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  if (Object && !(Method && Method->isConst()))
+    forgetFieldsOf(Object);
   bool ObjectIsArgument = isa<CXXOperatorCallExpr>(Call) && Object;
   for (unsigned I = ObjectIsArgument ? 1 : 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
-    TorchValueKind Kind = classifyType(Arg->getType());
-    if (Kind == TorchValueKind::None)
-      continue;
     unsigned ParamIndex = ObjectIsArgument ? I - 1 : I;
     bool ByMutableReference = true; // Unknown callee: assume the worst.
     if (Callee && ParamIndex < Callee->getNumParams()) {
       QualType Param = Callee->getParamDecl(ParamIndex)->getType();
-      ByMutableReference = Param->isReferenceType() &&
-                           !Param.getNonReferenceType().isConstQualified();
+      ByMutableReference = (Param->isReferenceType() || Param->isPointerType()) &&
+                           !Param->getPointeeType().isConstQualified();
+    }
+    TorchValueKind Kind = classifyType(Arg->getType());
+    if (Kind == TorchValueKind::None) {
+      if (ByMutableReference)
+        forgetFieldsOf(Arg);
+      continue;
     }
     if (Kind == TorchValueKind::Module || ByMutableReference)
       store(Arg, AbstractValue::unknown());
   }
+}
+
+void DeviceFlowPass::forgetFieldsOf(const Expr *Object) {
+  if (!Object)
+    return;
+  const Expr *Bare = Object->IgnoreParenImpCasts();
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(Bare);
+      AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+    Bare = AddressOf->getSubExpr();
+  if (isThisObject(Bare)) {
+    // The fields of this function's own object, read before any store as
+    // what the call started with, are now whatever the callee left.
+    if (PlainClassOfMethod)
+      for (const FieldDecl *Field : PlainClassOfMethod->fields())
+        if (classifyType(Field->getType()) != TorchValueKind::None)
+          (*Current)[{nullptr, Field}] = AbstractValue::unknown();
+    Memo.clear();
+    return;
+  }
+  std::optional<StorageKey> Key = storageKeyOf(Bare);
+  if (!Key || !Key->first || Key->second)
+    return;
+  for (auto &[Stored, Value] : *Current)
+    if (Stored.first == Key->first && Stored.second)
+      Value = AbstractValue::unknown();
+  Memo.clear();
 }
 
 AbstractValue DeviceFlowPass::deviceOf(const Expr *DeviceSpec) {

@@ -71,6 +71,15 @@ private:
   const clang::CFGBlock *untakenSuccessor(const clang::CFGBlock &Block);
   void transferBlock(const CFGBlock &Block, State &S);
   void transferDecl(const VarDecl *Var);
+  /// A constructor's member initialiser: the field starts as initialised.
+  void transferInitializer(const clang::CXXCtorInitializer *Init);
+  /// `ReplayBuffer buffer(capacity, device)`: the new object's fields are
+  /// what its constructor's summary leaves in them.
+  void applyConstructorEffects(const VarDecl *Var,
+                               const CXXConstructExpr *Construct);
+  /// Code this function cannot see may have changed the object E names:
+  /// what its fields hold is no longer known.
+  void forgetFieldsOf(const Expr *Object);
   AbstractValue eval(const Expr *E);
   AbstractValue evalUncached(const Expr *E);
   AbstractValue evalDeclRef(const DeclRefExpr *Ref);
@@ -127,6 +136,17 @@ private:
                             const FunctionDecl *Callee, const CallExpr *Call,
                             llvm::ArrayRef<AbstractValue> Args,
                             bool &ExplainedByCallee);
+  /// The same, for a call on Object (null for a free function or a
+  /// constructor) whose parameters start at Args[FirstArgument].
+  AbstractValue instantiateOn(const AbstractValue &CalleeValue,
+                              const FunctionDecl *Callee, const Expr *Object,
+                              unsigned FirstArgument,
+                              llvm::ArrayRef<AbstractValue> Args,
+                              bool &ExplainedByCallee);
+  /// Where the object a call is made on keeps Field: its value in this
+  /// function's state, for a local object whose fields are tracked.
+  std::optional<AbstractValue> fieldOfObject(const Expr *Object,
+                                             const clang::FieldDecl *Field);
   void collectEffects(const State &AtExit);
   /// Summarising: a module parameter called with inputs on a device
   /// parameter becomes a requirement on the caller's module.
@@ -206,6 +226,11 @@ private:
   /// Set when Function is a method of a Module subclass (not a constructor):
   /// its tensor parameters and fields are on the module's device.
   const clang::CXXRecordDecl *ModuleOfMethod = nullptr;
+  /// Set when Function is a constructor or method of a plain class of the
+  /// user's (objectFieldsSummarized): a replay buffer, a sampler. Its summary
+  /// says what it leaves in the object's tensor fields; summarising a method,
+  /// each field stands for what the object holds when the call starts.
+  const clang::CXXRecordDecl *PlainClassOfMethod = nullptr;
   /// Reporting: what every call of Function passes it, when those are all
   /// the calls the program makes (CallerContext.h); null otherwise.
   const CallerContext *Callers = nullptr;
@@ -235,6 +260,16 @@ private:
   /// on a device.
   llvm::DenseSet<StorageKey> ModulesLeftBehind;
 };
+
+/// `this` or `*this`: the object a method works on.
+bool isThisObject(const Expr *E);
+
+/// The class whose object's tensor fields F's summary reports: F is a
+/// constructor or instance method of a class of the user's that is neither a
+/// Module (whose fields are where the module is) nor a class that moves its
+/// own tensors with `to(Device)` (DeviceOwners.h), nor a lambda. Null for
+/// any other function.
+const clang::CXXRecordDecl *objectFieldsSummarized(const FunctionDecl *F);
 
 /// Reporting with the callers' context: whether the callers check these two
 /// tensors against each other themselves. Both are still the callers'

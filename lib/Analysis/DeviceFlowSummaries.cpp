@@ -56,17 +56,6 @@ const FunctionDecl *summarizableCallee(const CallExpr *Call,
   return Callee;
 }
 
-/// `this` or `*this`: the object a method works on.
-bool isThisObject(const Expr *E) {
-  if (!E)
-    return false;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Deref = dyn_cast<UnaryOperator>(E);
-      Deref && Deref->getOpcode() == UO_Deref)
-    E = Deref->getSubExpr()->IgnoreParenImpCasts();
-  return isa<CXXThisExpr>(E);
-}
-
 /// Whether the caller shares the parameter's storage: modules are shared
 /// handles even when passed by value; anything else must be bound to a
 /// non-const reference.
@@ -78,6 +67,27 @@ bool callerSeesChangesTo(const ParmVarDecl *Parm) {
 }
 
 } // namespace
+
+bool isThisObject(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E);
+      Deref && Deref->getOpcode() == UO_Deref)
+    E = Deref->getSubExpr()->IgnoreParenImpCasts();
+  return isa<CXXThisExpr>(E);
+}
+
+const CXXRecordDecl *objectFieldsSummarized(const FunctionDecl *F) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(F);
+  if (!Method || !Method->isInstance() || isa<CXXDestructorDecl>(Method))
+    return nullptr;
+  const CXXRecordDecl *Class = Method->getParent();
+  if (Class->isLambda() || isModuleClass(Class) || isDeviceOwningClass(Class) ||
+      isInLibTorchNamespace(Class) || isInStandardLibrary(Class))
+    return nullptr;
+  return Class;
+}
 
 std::pair<const FunctionDecl *, const FunctionSummary *>
 DeviceFlowPass::calleeSummary(const CallExpr *Call) {
@@ -140,6 +150,15 @@ DeviceFlowPass::entryValue(const ValueDecl *D) const {
     V.Where = Placement::on(DeviceSet::anyDevice(), ModuleOfMethod);
     return V;
   }
+  // Summarising a method of a plain class: what the object holds when the
+  // call starts, which each call site knows for its own object.
+  if (Mode == PassMode::Summarize && PlainClassOfMethod &&
+      !isa<CXXConstructorDecl>(Function) &&
+      Field->getParent() == PlainClassOfMethod &&
+      (Kind == TorchValueKind::Tensor || Kind == TorchValueKind::TensorList)) {
+    V.Where = Placement::on(DeviceSet::anyDevice(), Field);
+    return V;
+  }
   // Likewise the tensors a storage class moves with its own `to(Device)`.
   if (DeviceOwnerOfMethod && Field->getParent() == DeviceOwnerOfMethod &&
       movesWithItsObject(Field)) {
@@ -154,13 +173,35 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
                                           const CallExpr *Call,
                                           llvm::ArrayRef<AbstractValue> Args,
                                           bool &ExplainedByCallee) {
+  return instantiateOn(CalleeValue, Callee, callObject(Call),
+                       firstParameterArgument(Call), Args, ExplainedByCallee);
+}
+
+std::optional<AbstractValue>
+DeviceFlowPass::fieldOfObject(const Expr *Object, const FieldDecl *Field) {
+  std::optional<StorageKey> Key = storageKeyOf(Object);
+  if (!Key || !Key->first || Key->second)
+    return std::nullopt;
+  auto It = Current->find({Key->first, Field});
+  if (It == Current->end())
+    return std::nullopt;
+  return It->second;
+}
+
+AbstractValue DeviceFlowPass::instantiateOn(const AbstractValue &CalleeValue,
+                                            const FunctionDecl *Callee,
+                                            const Expr *Object,
+                                            unsigned FirstArgument,
+                                            llvm::ArrayRef<AbstractValue> Args,
+                                            bool &ExplainedByCallee) {
   if (!CalleeValue.Elements.empty()) {
     // A tuple: each element stands for what it was made from.
     std::vector<AbstractValue> Parts;
     ExplainedByCallee = false;
     for (const AbstractValue &Part : CalleeValue.Elements) {
       bool PartExplained = false;
-      Parts.push_back(instantiate(Part, Callee, Call, Args, PartExplained));
+      Parts.push_back(instantiateOn(Part, Callee, Object, FirstArgument, Args,
+                                    PartExplained));
       ExplainedByCallee |= PartExplained;
     }
     return AbstractValue::tupleOf(std::move(Parts));
@@ -176,14 +217,22 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
       V.Where.DeviceVar = nullptr;
       return V;
     }
-    unsigned Index =
-        Parm->getFunctionScopeIndex() + firstParameterArgument(Call);
+    unsigned Index = Parm->getFunctionScopeIndex() + FirstArgument;
     if (Index >= Args.size())
       return AbstractValue::unknown();
     const AbstractValue &Arg = Args[Index];
     V.Where = Arg.Where;
     if (isDeviceSpecType(Parm->getType())) {
       ExplainedByCallee = true; // The callee put it there.
+      // Options that name no device (`TensorOptions()`, a dtype): a factory
+      // given them allocates on the CPU. Anything else placed by them (a
+      // `.to(options)`) stays wherever it was, which the summary cannot say.
+      if (Arg.Where.State == Placement::Knowledge::Unset) {
+        if (V.Origins.empty() || V.Origins.front().K != Origin::Kind::Factory)
+          return AbstractValue::unknown();
+        V.Where = Placement::host();
+        V.Origins.front().DeviceWords = V.Where.describe();
+      }
     } else if (V.Origins.empty()) {
       // The argument itself came back, or something computed from it.
       V.Origins = Arg.Origins;
@@ -198,7 +247,6 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
       Owner && !isModuleClass(Owner)) {
     // "Where the object was moved", said by a method of a device-owning
     // class: known to the class's own methods only.
-    const Expr *Object = callObject(Call);
     if (DeviceOwnerOfMethod == Owner && (!Object || isThisObject(Object)))
       return V;
     return AbstractValue::unknown();
@@ -206,7 +254,6 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
   if (const auto *Module = dyn_cast_or_null<CXXRecordDecl>(Where.DeviceVar)) {
     // "The module's device", said by a method of the module: the module this
     // call is made on, or this very module when one method calls another.
-    const Expr *Object = callObject(Call);
     if (Object && moduleClassOf(Object->getType()) == Module &&
         !isThisObject(Object)) {
       V.Where = eval(Object).Where;
@@ -216,6 +263,29 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
     if (ModuleOfMethod == Module && (!Object || isThisObject(Object)))
       return V;
     return AbstractValue::unknown();
+  }
+  if (const auto *Field = dyn_cast_or_null<FieldDecl>(Where.DeviceVar);
+      Field && Where.Devices.isAny() && !isDeviceSpecType(Field->getType())) {
+    // "What the object holds in Field when the call starts", said by a
+    // method of a plain class: this object's own, or the one the call is
+    // made on, where this function knows it.
+    if (!Object || isThisObject(Object))
+      return PlainClassOfMethod == Field->getParent()
+                 ? V
+                 : AbstractValue::unknown();
+    std::optional<AbstractValue> Held = fieldOfObject(Object, Field);
+    if (!Held || !Held->Where.isKnown())
+      return AbstractValue::unknown();
+    V.Where = Held->Where;
+    if (V.Origins.empty()) {
+      V.Origins = Held->Origins;
+      if (V.Grad == GradHistory::Unknown)
+        V.Grad = Held->Grad;
+      if (V.Memory == HostMemory::Unknown)
+        V.Memory = Held->Memory;
+    }
+    ExplainedByCallee = true;
+    return V;
   }
   // Joined from several parameters or devices: nothing the caller can name.
   if (Where.Devices.isAny() && !Where.DeviceVar)
@@ -237,6 +307,11 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   if (ExplainedByCallee && Result.Where.isKnown())
     Result.addOrigin({Origin::Kind::HelperResult, Call->getBeginLoc(),
                       CallSpelling, "", Result.Where.describe()});
+  // So does each element of a returned pair or tuple.
+  for (AbstractValue &Element : Result.Elements)
+    if (ExplainedByCallee && Element.Where.isKnown())
+      Element.addOrigin({Origin::Kind::HelperResult, Call->getBeginLoc(),
+                         CallSpelling, "", Element.Where.describe()});
   // Before the callee's effects: the module as it is when the call starts.
   applyModuleInputRequirements(Call, Callee, *Summary, Args);
   applySameDeviceRequirements(Call, Callee, *Summary);
@@ -244,9 +319,42 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   applyTransfers(Call, Callee, *Summary, Args);
   if (Mode == PassMode::Summarize)
     this->Summary.PassesOverData |= Summary->PassesOverData;
+  // Objects the callee may change beyond what its summary says: one passed
+  // by reference (its fields are not summarised), and the object of a
+  // method whose summary does not report its fields (a project fact, or a
+  // class whose fields are facts of another kind).
+  const Expr *Object = callObject(Call);
+  bool ReportsObjectFields = objectFieldsSummarized(Callee) &&
+                             Callee->doesThisDeclarationHaveABody();
+  if (Object && !isThisObject(Object) && !ReportsObjectFields)
+    forgetFieldsOf(Object);
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    unsigned Index = I + firstParameterArgument(Call);
+    if (Index < Call->getNumArgs() &&
+        callerSeesChangesTo(Callee->getParamDecl(I)))
+      forgetFieldsOf(Call->getArg(Index));
+  }
   for (const auto &[Changed, AtExit] : Summary->Effects) {
     AbstractValue Value =
         instantiate(AtExit, Callee, Call, Args, ExplainedByCallee);
+    if (const auto *Field = dyn_cast<FieldDecl>(Changed)) {
+      // A field of the object the method was called on.
+      std::optional<StorageKey> Key =
+          !Object || isThisObject(Object) ? StorageKey{nullptr, Field}
+                                          : storageKeyOf(Object);
+      if (!Key || (Key->first && Key->second))
+        continue;
+      if (Key->first)
+        Key->second = Field;
+      if (ExplainedByCallee && Value.Where.isKnown())
+        Value.addOrigin({Origin::Kind::HelperEffect, Call->getBeginLoc(),
+                         spelling(Object ? Object : Call) + "." +
+                             Field->getNameAsString(),
+                         CallSpelling, Value.Where.describe()});
+      (*Current)[*Key] = Value;
+      Memo.clear();
+      continue;
+    }
     const Expr *Target = nullptr;
     if (const auto *Parm = dyn_cast<ParmVarDecl>(Changed)) {
       unsigned Index =
@@ -266,12 +374,42 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
       Memo.clear();
     }
   }
-  if (Summary->MovesObject)
-    if (const Expr *Object = callObject(Call)) {
-      noteObjectMayMove(Object);
-      store(Object, AbstractValue::unknown());
-    }
+  if (Summary->MovesObject && Object) {
+    noteObjectMayMove(Object);
+    store(Object, AbstractValue::unknown());
+  }
   return true;
+}
+
+void DeviceFlowPass::applyConstructorEffects(const VarDecl *Var,
+                                             const CXXConstructExpr *Construct) {
+  const CXXConstructorDecl *Constructor = Construct->getConstructor();
+  const FunctionDecl *Definition = nullptr;
+  if (!Constructor || !Constructor->hasBody(Definition) || !Definition ||
+      !objectFieldsSummarized(Definition) ||
+      Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return;
+  const FunctionSummary *Summary = deviceFlowSummaryOf(Definition);
+  if (!Summary)
+    return;
+  llvm::SmallVector<AbstractValue, 4> Args;
+  for (const Expr *Arg : Construct->arguments())
+    Args.push_back(eval(Arg));
+  std::string ClassName = Constructor->getParent()->getNameAsString();
+  for (const auto &[Changed, AtExit] : Summary->Effects) {
+    const auto *Field = dyn_cast<FieldDecl>(Changed);
+    if (!Field)
+      continue;
+    bool ExplainedByCallee = false;
+    AbstractValue Value = instantiateOn(AtExit, Definition, nullptr, 0, Args,
+                                        ExplainedByCallee);
+    if (ExplainedByCallee && Value.Where.isKnown())
+      Value.addOrigin({Origin::Kind::HelperEffect, Construct->getBeginLoc(),
+                       Var->getNameAsString() + "." + Field->getNameAsString(),
+                       ClassName, Value.Where.describe()});
+    (*Current)[{Var, Field}] = Value;
+  }
+  Memo.clear();
 }
 
 /// The module or tensor parameter a placement stands for, while the function
@@ -622,8 +760,16 @@ void DeviceFlowPass::collectEffects(const State &AtExit) {
 
   for (const auto &[Key, Value] : AtExit) {
     const ValueDecl *D = Key.first;
-    if (!D || Key.second)
-      continue; // Fields are not summarised.
+    if (!D) {
+      // A field of the object, for a plain class's constructor or method.
+      if (const auto *Field = dyn_cast_or_null<FieldDecl>(Key.second);
+          Field && PlainClassOfMethod &&
+          Field->getParent() == PlainClassOfMethod)
+        Summary.Effects.push_back({Field, Value});
+      continue;
+    }
+    if (Key.second)
+      continue; // Fields of other objects are not summarised.
     if (const auto *Parm = dyn_cast<ParmVarDecl>(D);
         Parm && Parm->getDeclContext() == Function) {
       if (callerSeesChangesTo(Parm))

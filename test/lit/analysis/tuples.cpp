@@ -57,7 +57,7 @@ void labelsFromPair(torch::Device device) {
     auto x = inputs.slice(0, start, start + 64).to(device);
     auto y = labels.slice(0, start, start + 64);
     auto loss = torch::nn::functional::cross_entropy(model(x), y);
-    // CHECK: :[[@LINE-1]]:64: warning: 'y' is on the CPU (created by 'torch::randint' without a device) but 'model(x)' is on 'device'; move it with 'y.to(device)' as well [libtorch-missing-target-migration]
+    // CHECK: :[[@LINE-1]]:64: warning: 'y' is on the CPU (returned by 'makeBlobs(256)') but 'model(x)' is on 'device'; move it with 'y.to(device)' as well [libtorch-missing-target-migration]
     loss.backward();
   }
 }
