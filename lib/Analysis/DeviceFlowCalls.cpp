@@ -624,7 +624,7 @@ AbstractValue DeviceFlowPass::evalModuleForward(const CallExpr *Call) {
           V.Grad = GradHistory::None;
   // Weightless modules (losses, activations) pass their inputs' history on.
   if (HoldsParameters == true)
-    V.addOrigin({Origin::Kind::ModuleOutput, Call->getBeginLoc(),
+    V.addOrigin({Origin::Kind::ModuleOutput, callBegin(Call),
                  Module.Spelling, "", V.Where.describe()});
   return V;
 }

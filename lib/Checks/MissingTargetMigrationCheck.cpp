@@ -20,7 +20,7 @@ void MissingTargetMigrationCheck::report(const DeviceFlowResult &Flow,
     if (Site.UnmovedSource) {
       if (isFirstReportAt(Site.UnmovedSource->Loc))
         reportUnmovedSource(Site, Ctx);
-    } else if (isFirstReportAt(Site.Call->getBeginLoc())) {
+    } else if (isFirstReportAt(callBegin(Site.Call))) {
       reportLeftBehind(Site, Ctx);
     }
   }
@@ -78,7 +78,7 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
   if (Other.IsModule && Site.ModuleCalledInHelper) {
     // The caller moved the model; the helper feeds it host tensors. The
     // move belongs inside the helper, at the module call the note shows.
-    diag(Site.Call->getBeginLoc(),
+    diag(callBegin(Site.Call),
          "'%0' is on %1 but '%2' calls it with inputs on %3; move them to "
          "the module's device inside '%2'")
         << Other.Spelling << Other.Value.Where.describe() << Site.OpName
@@ -88,7 +88,7 @@ void MissingTargetMigrationCheck::reportLeftBehind(const MixedDeviceSite &Site,
     // the helper runs it on inputs it moves to a device the caller chose.
     std::string Move =
         Migration.empty() ? std::string(".to(device)") : Migration;
-    diag(Site.Call->getBeginLoc(),
+    diag(callBegin(Site.Call),
          Site.ModuleCalledInHelper
              ? "'%0' is on %1%2 but '%3' calls it with inputs on %4; move "
                "the module with '%0%5%6' before this call"

@@ -2,6 +2,7 @@
 
 #include "Checks/MixedDeviceOperandsCheck.h"
 #include "Checks/FindingWording.h"
+#include "Model/SourceText.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
@@ -23,7 +24,7 @@ void MixedDeviceOperandsCheck::report(const DeviceFlowResult &Flow,
     const Operand &Stayed = Site.Stayed;
     const Operand &Other = Site.Other;
     SourceLocation Loc =
-        Site.IsModuleCall ? Site.Call->getBeginLoc() : Site.Call->getExprLoc();
+        Site.IsModuleCall ? callBegin(Site.Call) : Site.Call->getExprLoc();
     if (!isFirstReportAt(Loc))
       continue;
     diag(Loc, "'%0' is on %1%2 but '%3' is on %4%5; '%6' needs all its tensor "

@@ -56,6 +56,11 @@ const Expr *dereferencedModuleHandle(const Expr *E) {
   return isModuleType(Handle->getType()) ? Handle : nullptr;
 }
 
+SourceLocation callBegin(const CallExpr *Call) {
+  // Stmt::getSourceRange dispatches to the operator call's own range.
+  return Call->getSourceRange().getBegin();
+}
+
 unsigned firstParameterArgument(const CallExpr *Call) {
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
   return isa<CXXOperatorCallExpr>(Call) && Method && Method->isInstance() ? 1

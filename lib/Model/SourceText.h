@@ -26,6 +26,11 @@ const clang::Expr *callObject(const clang::CallExpr *Call);
 /// module): the handle, which is the same module. Null for anything else.
 const clang::Expr *dereferencedModuleHandle(const clang::Expr *E);
 
+/// Where a call starts as written: for an operator call (`criterion(x, y)`)
+/// its first operand. Through a `CallExpr *`, LLVM 22's getBeginLoc gives
+/// the callee's location there, the `(`; LLVM 19's, the operand.
+clang::SourceLocation callBegin(const clang::CallExpr *Call);
+
 /// The index of the call argument bound to the callee's first parameter: 1
 /// in a member operator call (`closure(x)`: argument 0 is the object), else
 /// 0.

@@ -20,7 +20,7 @@ void train(torch::nn::Linear net, torch::Tensor x, torch::Tensor y,
       torch::nn::CrossEntropyLossOptions().weight(class_weights));
   auto logits = net->forward(x.to(device));
   auto loss = criterion(logits, y.to(device));
-  // CHECK: :[[@LINE-1]]:24: warning: 'criterion' is on the CPU (it holds 'class_weights' as its weight) but its input 'logits' is on 'device'; move the module with 'criterion->to(device)' before calling it [libtorch-missing-target-migration]
+  // CHECK: :[[@LINE-1]]:15: warning: 'criterion' is on the CPU (it holds 'class_weights' as its weight) but its input 'logits' is on 'device'; move the module with 'criterion->to(device)' before calling it [libtorch-missing-target-migration]
   // CHECK: :[[@LINE-4]]:44: note: 'class_weights' is given as the weight here, on the CPU
   // CHECK: :[[@LINE-7]]:24: note: created here by 'torch::tensor' from host values
 }
@@ -48,7 +48,7 @@ static torch::Tensor step(torch::nn::Linear net,
                           torch::Device device) {
   auto logits = net->forward(x.to(device));
   return criterion(logits, y.to(device));
-  // CHECK: :[[@LINE-1]]:19: warning: 'criterion' is on the CPU (passed by 'fit') but its input 'logits' is on 'device'; move the module with 'criterion->to(device)' before calling it
+  // CHECK: :[[@LINE-1]]:10: warning: 'criterion' is on the CPU (passed by 'fit') but its input 'logits' is on 'device'; move the module with 'criterion->to(device)' before calling it
   // CHECK: note: 'criterion' is on the CPU here: passed by 'fit'
   // CHECK: note: 'torch::full({1}, ratio)' is given as the pos_weight here, on the CPU
 }
