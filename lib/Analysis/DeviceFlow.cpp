@@ -172,8 +172,11 @@ FunctionSummary DeviceFlowPass::summarize() {
   Summary.Result = AbstractValue(); // Joined over the returns, from bottom.
   bool GaveUp = false;
   std::optional<State> AtExit = solve(GaveUp);
-  if (GaveUp)
-    return FunctionSummary();
+  if (GaveUp) {
+    FunctionSummary Nothing;
+    Nothing.GaveUp = true;
+    return Nothing;
+  }
   if (AtExit)
     collectEffects(*AtExit);
   // A pass over data copies its result to the host once per pass.
@@ -285,13 +288,29 @@ AbstractValue DeviceFlowPass::eval(const Expr *E) {
   auto It = Memo.find(E);
   if (It != Memo.end())
     return It->second;
-  if (Depth >= MaxEvalDepth || E->containsErrors())
+  if (Depth >= MaxEvalDepth)
     return AbstractValue::unknown();
+  if (E->containsErrors()) {
+    forgetWhatErrorTouches(E);
+    return AbstractValue::unknown();
+  }
   ++Depth;
   AbstractValue Value = evalUncached(E);
   --Depth;
   Memo[E] = Value;
   return Value;
+}
+
+void DeviceFlowPass::forgetWhatErrorTouches(const Expr *E) {
+  // `model.to(torch::kCUDA)` that does not compile (a class an error made
+  // invalid) still means to move the model: nothing it names is known.
+  forEachStmt(E, [&](const Stmt *S) {
+    const auto *Named = dyn_cast<Expr>(S);
+    if (!Named || !isa<DeclRefExpr, MemberExpr>(Named))
+      return;
+    store(Named, AbstractValue::unknown());
+    forgetFieldsOf(Named);
+  });
 }
 
 AbstractValue DeviceFlowPass::evalUncached(const Expr *E) {

@@ -219,6 +219,9 @@ struct FunctionSummary {
   /// helper it calls. A loop that calls it is an epoch loop, whose
   /// iterations are not the hot path.
   bool PassesOverData = false;
+  /// The analysis gave up on the function (it ran too long): the summary
+  /// says nothing, not "no effects".
+  bool GaveUp = false;
 };
 
 /// Analyses one function definition. Never fails: code the model does not

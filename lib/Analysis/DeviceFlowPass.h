@@ -80,6 +80,9 @@ private:
   /// Code this function cannot see may have changed the object E names:
   /// what its fields hold is no longer known.
   void forgetFieldsOf(const Expr *Object);
+  /// An expression clang could not compile may do anything to what it
+  /// names: each variable, member and object field in it becomes unknown.
+  void forgetWhatErrorTouches(const Expr *E);
   AbstractValue eval(const Expr *E);
   AbstractValue evalUncached(const Expr *E);
   AbstractValue evalDeclRef(const DeclRefExpr *Ref);

@@ -150,14 +150,18 @@ DeviceFlowPass::entryValue(const ValueDecl *D) const {
     V.Where = Placement::on(DeviceSet::anyDevice(), ModuleOfMethod);
     return V;
   }
-  // Summarising a method of a plain class: what the object holds when the
-  // call starts, which each call site knows for its own object.
-  if (Mode == PassMode::Summarize && PlainClassOfMethod &&
-      !isa<CXXConstructorDecl>(Function) &&
-      Field->getParent() == PlainClassOfMethod &&
-      (Kind == TorchValueKind::Tensor || Kind == TorchValueKind::TensorList)) {
-    V.Where = Placement::on(DeviceSet::anyDevice(), Field);
-    return V;
+  if (PlainClassOfMethod && !isa<CXXConstructorDecl>(Function) &&
+      Field->getParent() == PlainClassOfMethod) {
+    // Summarising a method of a plain class: what the object holds when
+    // the call starts, which each call site knows for its own object.
+    if (Mode == PassMode::Summarize &&
+        (Kind == TorchValueKind::Tensor || Kind == TorchValueKind::TensorList)) {
+      V.Where = Placement::on(DeviceSet::anyDevice(), Field);
+      return V;
+    }
+    // Reporting: what the class's own code ever stores there.
+    if (Mode == PassMode::Report)
+      return UnitAnalysis::of(Ctx).classFieldValueOf(Field);
   }
   // Likewise the tensors a storage class moves with its own `to(Device)`.
   if (DeviceOwnerOfMethod && Field->getParent() == DeviceOwnerOfMethod &&
@@ -267,13 +271,19 @@ AbstractValue DeviceFlowPass::instantiateOn(const AbstractValue &CalleeValue,
   if (const auto *Field = dyn_cast_or_null<FieldDecl>(Where.DeviceVar);
       Field && Where.Devices.isAny() && !isDeviceSpecType(Field->getType())) {
     // "What the object holds in Field when the call starts", said by a
-    // method of a plain class: this object's own, or the one the call is
-    // made on, where this function knows it.
-    if (!Object || isThisObject(Object))
-      return PlainClassOfMethod == Field->getParent()
-                 ? V
-                 : AbstractValue::unknown();
-    std::optional<AbstractValue> Held = fieldOfObject(Object, Field);
+    // method of a plain class: the one the call is made on, where this
+    // function knows it, or this function's own object. Summarising a
+    // method of the same class, that is still "whatever the object holds".
+    std::optional<AbstractValue> Held;
+    if (Object && !isThisObject(Object)) {
+      Held = fieldOfObject(Object, Field);
+    } else if (PlainClassOfMethod == Field->getParent()) {
+      if (Mode == PassMode::Summarize && !isa<CXXConstructorDecl>(Function))
+        return V;
+      auto It = Current->find({nullptr, Field});
+      Held = It != Current->end() ? std::optional(It->second)
+                                  : entryValue(Field);
+    }
     if (!Held || !Held->Where.isKnown())
       return AbstractValue::unknown();
     V.Where = Held->Where;

@@ -1,6 +1,7 @@
 //===--- UnitAnalysis.cpp - What the analysis knows of one unit -----------===//
 
 #include "Analysis/UnitAnalysis.h"
+#include "Analysis/ClassFields.h"
 #include "Analysis/ModuleMembers.h"
 #include "Analysis/ProjectFacts.h"
 #include "Model/Modules.h"
@@ -227,6 +228,17 @@ const MovedFields &UnitAnalysis::movedFieldsOf(const CXXRecordDecl *Class) {
             collectMovedFields(Class->getDefinition()))
       It->second = std::move(*Moved);
   return It->second;
+}
+
+std::optional<AbstractValue>
+UnitAnalysis::classFieldValueOf(const FieldDecl *Field) {
+  assert(&Field->getASTContext() == &Ctx && "a field of another unit");
+  auto [It, Inserted] = ClassFieldValues.try_emplace(Field);
+  if (!Inserted)
+    return It->second;
+  std::optional<AbstractValue> Value = computeClassFieldValue(Field);
+  ClassFieldValues[Field] = Value; // The map may have grown meanwhile.
+  return Value;
 }
 
 llvm::StringRef UnitAnalysis::unitName() {

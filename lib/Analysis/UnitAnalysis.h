@@ -80,6 +80,11 @@ public:
   /// this unit, moves (DeviceOwners.h); empty for any other class.
   const MovedFields &movedFieldsOf(const clang::CXXRecordDecl *Class);
 
+  /// What a plain class's field holds at the start of each of its methods
+  /// (ClassFields.h); none where that is not known, or while it is being
+  /// computed.
+  std::optional<AbstractValue> classFieldValueOf(const clang::FieldDecl *Field);
+
   /// The project's summary of a function this unit calls but does not
   /// define, in terms of Declaration's parameters; null when there is none.
   /// Recorded as used.
@@ -130,6 +135,9 @@ private:
   llvm::DenseMap<const clang::CXXRecordDecl *, std::unique_ptr<ModuleMembers>>
       Members;
   llvm::DenseMap<const clang::CXXRecordDecl *, MovedFields> Owners;
+  /// None while being computed, and where not known.
+  llvm::DenseMap<const clang::FieldDecl *, std::optional<AbstractValue>>
+      ClassFieldValues;
 
   const ProjectFacts *Facts;
   std::optional<std::string> Name;

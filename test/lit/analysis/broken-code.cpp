@@ -17,3 +17,14 @@ void broken(std::vector<torch::data::Example<>> &loader) {
     auto loss = torch::mse_loss(out, batch.target);
   }
 }
+
+// A move that does not compile (in public code, a class an error made
+// invalid) still means to move the model: what the error touches is
+// unknown, and no finding rests on it.
+// CHECK-DAG: error: no matching member function for call to 'to'
+void moveThatDoesNotCompile() {
+  torch::nn::Linear model(4, 2);
+  model->to(torch::kCUDA, torch::kFloat, true, true, 5);
+  auto in = torch::ones({1, 4}, torch::kCUDA);
+  auto out = model->forward(in);
+}

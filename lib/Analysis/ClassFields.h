@@ -1,0 +1,37 @@
+//===--- ClassFields.h - What a plain class keeps in its fields -*- C++ -*-===//
+//
+// Inside the methods of a class of the user's that is neither a Module nor a
+// class with its own `to(Device)` (a trainer holding its class weights, an
+// agent holding its storage), a tensor or module field holds what the
+// class's own code ever stores in it: the join, over every constructor and
+// every method, of what each leaves there. It is a fact of the class, true
+// at the start of every method, wherever the object came from.
+//
+// It is known only where every store can be seen: the field is private and
+// the class has no friends, every constructor and non-const method is
+// defined in this translation unit, and every stored value is one that any
+// method can name (a device, the host, or the class's own device member).
+// A value that depends on a method's arguments, on the field's own earlier
+// value, or on code the summary cannot see makes the field unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_CLASSFIELDS_H
+#define TORCHTIDY_ANALYSIS_CLASSFIELDS_H
+
+#include "Analysis/Placement.h"
+
+#include "clang/AST/DeclCXX.h"
+
+#include <optional>
+
+namespace torchtidy {
+
+/// What Field holds at the start of every method of its class, as above;
+/// none where that is not known. The analysis asks it through UnitAnalysis,
+/// once per field and unit.
+std::optional<AbstractValue> computeClassFieldValue(const clang::FieldDecl *Field);
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_CLASSFIELDS_H
