@@ -26,6 +26,12 @@ static bool isNameableInClass(const AbstractValue &V,
          isDeviceSpecType(DeviceMember->getType());
 }
 
+bool isPlainUserClass(const CXXRecordDecl *Class) {
+  return Class && !Class->isLambda() && !isModuleClass(Class) &&
+         !isDeviceOwningClass(Class) && !isInLibTorchNamespace(Class) &&
+         !isInStandardLibrary(Class);
+}
+
 std::optional<AbstractValue>
 computeClassFieldValue(const FieldDecl *Field) {
   if (!Field || Field->getAccess() != AS_private)
@@ -36,8 +42,8 @@ computeClassFieldValue(const FieldDecl *Field) {
   const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
   if (!Class)
     return std::nullopt;
-  if (!Class->hasDefinition() || Class->hasFriends() || Class->isLambda() ||
-      isModuleClass(Class) || isDeviceOwningClass(Class))
+  if (!isPlainUserClass(Class) || !Class->hasDefinition() ||
+      Class->hasFriends())
     return std::nullopt;
   // A default member initialiser runs in every constructor that does not
   // say otherwise, an implicit one included; only written constructors are

@@ -27,6 +27,12 @@
 
 namespace torchtidy {
 
+/// A class of the user's whose fields are facts of its objects: neither a
+/// Module (whose fields are where the module is), nor a class that moves its
+/// own tensors with `to(Device)` (DeviceOwners.h), nor a lambda, nor
+/// LibTorch's or the standard library's.
+bool isPlainUserClass(const clang::CXXRecordDecl *Class);
+
 /// What Field holds at the start of every method of its class, as above;
 /// none where that is not known. The analysis asks it through UnitAnalysis,
 /// once per field and unit.

@@ -268,10 +268,8 @@ private:
 bool isThisObject(const Expr *E);
 
 /// The class whose object's tensor fields F's summary reports: F is a
-/// constructor or instance method of a class of the user's that is neither a
-/// Module (whose fields are where the module is) nor a class that moves its
-/// own tensors with `to(Device)` (DeviceOwners.h), nor a lambda. Null for
-/// any other function.
+/// constructor or instance method of a plain class of the user's
+/// (isPlainUserClass in ClassFields.h). Null for any other function.
 const clang::CXXRecordDecl *objectFieldsSummarized(const FunctionDecl *F);
 
 /// Reporting with the callers' context: whether the callers check these two

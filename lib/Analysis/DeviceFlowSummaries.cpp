@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/ClassFields.h"
 #include "Analysis/DeviceFlowPass.h"
 #include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
@@ -83,10 +84,7 @@ const CXXRecordDecl *objectFieldsSummarized(const FunctionDecl *F) {
   if (!Method || !Method->isInstance() || isa<CXXDestructorDecl>(Method))
     return nullptr;
   const CXXRecordDecl *Class = Method->getParent();
-  if (Class->isLambda() || isModuleClass(Class) || isDeviceOwningClass(Class) ||
-      isInLibTorchNamespace(Class) || isInStandardLibrary(Class))
-    return nullptr;
-  return Class;
+  return isPlainUserClass(Class) ? Class : nullptr;
 }
 
 std::pair<const FunctionDecl *, const FunctionSummary *>
