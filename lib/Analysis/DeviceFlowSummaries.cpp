@@ -354,11 +354,13 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
         continue;
       if (Key->first)
         Key->second = Field;
+      // Named as this function names it: `counts_`, `buffer.states_`.
+      std::string Subject = Field->getNameAsString();
+      if (Key->first)
+        Subject = spelling(Object) + "." + Subject;
       if (ExplainedByCallee && Value.Where.isKnown())
         Value.addOrigin({Origin::Kind::HelperEffect, Call->getBeginLoc(),
-                         spelling(Object ? Object : Call) + "." +
-                             Field->getNameAsString(),
-                         CallSpelling, Value.Where.describe()});
+                         Subject, CallSpelling, Value.Where.describe()});
       (*Current)[*Key] = Value;
       Memo.clear();
       continue;

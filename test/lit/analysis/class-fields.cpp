@@ -58,6 +58,7 @@ public:
     auto predicted = model_->forward(x.to(device_)).argmax(1);
     counts_ += torch::bincount(predicted, {}, 3);
     // CHECK: :[[@LINE-1]]:13: warning: 'counts_' is on the CPU (placed by 'resetStatistics()') but 'torch::bincount(predicted, {}, 3)' is on 'device_' (output of 'model_'); '+=' needs all its tensor operands on one device [libtorch-mixed-device-operands]
+    // CHECK: :[[@LINE-7]]:5: note: 'resetStatistics()' leaves 'counts_' on the CPU
   }
 
 private:
