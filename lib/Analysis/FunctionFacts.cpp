@@ -36,17 +36,6 @@ std::optional<StorageKey> storageKeyOf(const Expr *E) {
   return std::nullopt;
 }
 
-/// Whether S, or anything in it, is a call that Is accepts.
-static bool containsCallWhere(const Stmt *S,
-                              llvm::function_ref<bool(const CallExpr *)> Is) {
-  bool Found = false;
-  forEachStmt(S, [&](const Stmt *Sub) {
-    if (const auto *Call = dyn_cast<CallExpr>(Sub))
-      Found = Found || Is(Call);
-  });
-  return Found;
-}
-
 static bool isBackward(const CallExpr *Call) {
   return classifyCall(Call) == TorchCallKind::Backward;
 }

@@ -15,16 +15,6 @@ using namespace clang;
 namespace torchtidy {
 namespace {
 
-bool containsCall(const Stmt *S,
-                  llvm::function_ref<bool(const CallExpr *)> Is) {
-  bool Found = false;
-  forEachStmt(S, [&](const Stmt *Sub) {
-    if (const auto *Call = dyn_cast<CallExpr>(Sub))
-      Found = Found || Is(Call);
-  });
-  return Found;
-}
-
 bool isRequiresGradCall(const CallExpr *Call) {
   return classifyCall(Call) == TorchCallKind::RequiresGrad;
 }
@@ -291,9 +281,9 @@ private:
                const Expr *WrappableValue) {
     if (Init->containsErrors())
       return;
-    if (containsCall(Init, isModuleRegistrationCall))
+    if (containsCallWhere(Init, isModuleRegistrationCall))
       Use.Registered = true;
-    if (containsCall(Init, isRequiresGradCall))
+    if (containsCallWhere(Init, isRequiresGradCall))
       Use.RequiresGrad = true;
     // A container member is judged on its own; what it holds is reachable
     // through it.

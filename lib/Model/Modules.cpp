@@ -189,16 +189,6 @@ struct AnyOf {
   }
 };
 
-/// Whether S or anything in it is a call that Is accepts.
-bool containsCall(const Stmt *S,
-                  llvm::function_ref<bool(const CallExpr *)> Is) {
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && Is(Call))
-    return true;
-  return S && llvm::any_of(S->children(), [&](const Stmt *Child) {
-           return containsCall(Child, Is);
-         });
-}
-
 /// A registration that gives a module state: register_parameter,
 /// register_buffer, or register_module of a module that holds parameters.
 std::optional<bool> isStatefulRegistration(const CallExpr *Call,
@@ -265,7 +255,7 @@ bool userModuleDependsOnTrainingMode(const CXXRecordDecl *ModuleClass,
     if (isDefinedElsewhere(Method))
       return true;
     if (const FunctionDecl *Definition = writtenDefinition(Method);
-        Definition && containsCall(Definition->getBody(), isTrainingModeRead))
+        Definition && containsCallWhere(Definition->getBody(), isTrainingModeRead))
       return true;
   }
   for (const FieldDecl *Field : Def->fields())
@@ -303,7 +293,7 @@ std::optional<bool> userModuleHoldsParameters(const CXXRecordDecl *ModuleClass,
     return std::nullopt; // Declared only, or too deep to tell.
   AnyOf Parts;
   auto Registers = [&](const Stmt *Code) {
-    return containsCall(Code, [&](const CallExpr *Call) {
+    return containsCallWhere(Code, [&](const CallExpr *Call) {
       return Parts.add(isStatefulRegistration(Call, Depth));
     });
   };

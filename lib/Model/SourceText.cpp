@@ -4,6 +4,7 @@
 
 #include "Model/ModelDetail.h"
 #include "Model/Modules.h"
+#include "llvm/ADT/STLExtras.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/OperatorKinds.h"
 #include "clang/Basic/SourceManager.h"
@@ -54,6 +55,15 @@ const Expr *dereferencedModuleHandle(const Expr *E) {
   // conversion to it.
   const Expr *Handle = Deref->getArg(0)->IgnoreImpCasts();
   return isModuleType(Handle->getType()) ? Handle : nullptr;
+}
+
+bool containsCallWhere(const Stmt *S,
+                       llvm::function_ref<bool(const CallExpr *)> Is) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && Is(Call))
+    return true;
+  return S && llvm::any_of(S->children(), [&](const Stmt *Child) {
+           return containsCallWhere(Child, Is);
+         });
 }
 
 SourceLocation callBegin(const CallExpr *Call) {

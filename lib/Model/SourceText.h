@@ -14,6 +14,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 
 namespace torchtidy {
@@ -25,6 +26,11 @@ const clang::Expr *callObject(const clang::CallExpr *Call);
 /// `*model` on a module handle (a ModuleHolder or a std::shared_ptr to a
 /// module): the handle, which is the same module. Null for anything else.
 const clang::Expr *dereferencedModuleHandle(const clang::Expr *E);
+
+/// Whether S, or anything in it, is a call that Is accepts (`does this loop
+/// call backward()`, `does this initialiser register a module`).
+bool containsCallWhere(const clang::Stmt *S,
+                       llvm::function_ref<bool(const clang::CallExpr *)> Is);
 
 /// Where a call starts as written: for an operator call (`criterion(x, y)`)
 /// its first operand. Through a `CallExpr *`, LLVM 22's getBeginLoc gives
