@@ -500,7 +500,7 @@ void DeviceFlowPass::noteModuleInputs(const CallExpr *Call,
       addRequirement(Summary,
                      {ModuleParm, Input.Value.Where,
                       Origin{Origin::Kind::ModuleCallInHelper,
-                             Call->getBeginLoc(), Input.Spelling,
+                             callBegin(Call), Input.Spelling,
                              Module.Spelling, Input.Value.Where.describe()},
                       Input.Value.Origins});
 }
@@ -714,8 +714,11 @@ void DeviceFlowPass::applyModuleInputRequirements(
       continue;
     }
     // The caller passed torch::kCPU for a device the helper moves inputs
-    // to: a wrong argument, not a tensor or model left behind.
-    if (Inputs.isDefinitelyHost() && !Required.Inputs.isDefinitelyHost())
+    // to: a wrong argument, not a tensor or model left behind. (A host
+    // tensor passed as the input itself is left behind.)
+    if (const ParmVarDecl *Placing = parameterPlacing(Required.Inputs, Callee);
+        Inputs.isDefinitelyHost() && Placing &&
+        isDeviceSpecType(Placing->getType()))
       continue;
     const Expr *ModuleArg = Call->getArg(Index);
     // `run(*model)`: the module is `model`, and is moved as `model->to(d)`.
@@ -730,6 +733,24 @@ void DeviceFlowPass::applyModuleInputRequirements(
     std::optional<StorageKey> Key = storageKeyOf(ModuleArg);
     if (Key && !ModulesLeftBehind.insert(*Key).second)
       continue;
+    // A tensor the caller passes as the input itself: left behind here,
+    // where the caller can move it.
+    if (const ParmVarDecl *Placing = parameterPlacing(Required.Inputs, Callee);
+        Placing && isTensorType(Placing->getType().getNonReferenceType())) {
+      unsigned InputIndex =
+          Placing->getFunctionScopeIndex() + firstParameterArgument(Call);
+      if (InputIndex < Call->getNumArgs()) {
+        // The reason is the argument's own history; the call inside the
+        // helper is the last note.
+        Operand Fed = operandFor(Call->getArg(InputIndex));
+        Origin InnerCall = Required.InnerCall;
+        InnerCall.DeviceWords = Inputs.describe();
+        Fed.Value.Origins.push_back(InnerCall);
+        recordMixedSite(Call, calleeDisplayName(Call), std::move(Module),
+                        std::move(Fed));
+        continue;
+      }
+    }
     Operand Fed;
     Fed.E = Call;
     Fed.Spelling = Required.InnerCall.Subject;

@@ -134,3 +134,24 @@ void helperSidesDisagree(const std::vector<Batch> &batches,
   Net onHost;
   evaluateRaw(onHost, batches);
 }
+
+// The helper runs the model on the tensor it is given: a host tensor the
+// caller passes is left behind at the call, where the caller can move it.
+torch::Tensor scores(Net &net, const torch::Tensor &states) {
+  return net(states);
+}
+
+void tensorPassedToHelper(torch::Device device) {
+  Net model;
+  model->to(device);
+  auto states = torch::zeros({8, 4});
+  scores(model, states);
+  // CHECK: :[[@LINE-1]]:17: warning: input 'states' of 'model' is on the CPU (created by 'torch::zeros' without a device) but the module is on 'device'; move it with 'states.to(device)' [libtorch-missing-target-migration]
+  // CHECK: :[[@LINE-3]]:17: note: created here by 'torch::zeros' on the CPU
+  // CHECK: :[[@LINE-10]]:10: note: 'net' is called here with 'states' on the CPU
+  // CHECK: :[[@LINE-6]]:10: note: 'model' is moved to 'device' here with '.to(device)'
+  // Moved by the caller, or both on the host: nothing to say.
+  scores(model, states.to(device));
+  Net onHost;
+  scores(onHost, states);
+}
