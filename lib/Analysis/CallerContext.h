@@ -81,6 +81,11 @@ struct CallerContext {
   /// PassedByCaller origin in front. Unknown for a parameter that is no
   /// tensor, module or device, or that some call passes something unknown.
   std::vector<AbstractValue> Parameters;
+  /// Per parameter that is an object of a plain class of the user's (a
+  /// replay buffer passed by reference): what every call's object holds in
+  /// each tracked field, joined and marked likewise. Empty for any other
+  /// parameter.
+  std::vector<ObjectFieldValues> ObjectFields;
 };
 
 } // namespace torchtidy

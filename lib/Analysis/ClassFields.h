@@ -9,8 +9,11 @@
 //
 // It is known only where every store can be seen: the field is private and
 // the class has no friends, every constructor and non-const method is
-// defined in this translation unit, and every stored value is one that any
+// defined in this translation unit, no lambda in them captures `this` (its
+// stores are not the method's), and every stored value is one that any
 // method can name (a device, the host, or the class's own device member).
+// The same holds for the tensors of an object the class holds by value (an
+// agent's replay memory), changed only through that private field.
 // A value that depends on a method's arguments, on the field's own earlier
 // value, or on code the summary cannot see makes the field unknown.
 //
@@ -33,10 +36,24 @@ namespace torchtidy {
 /// LibTorch's or the standard library's.
 bool isPlainUserClass(const clang::CXXRecordDecl *Class);
 
+/// The plain class of the user's an object of Type is (not a pointer or a
+/// reference to one, nor a module handle); null for any other type.
+const clang::CXXRecordDecl *plainUserClassOf(clang::QualType Type);
+
 /// What Field holds at the start of every method of its class, as above;
 /// none where that is not known. The analysis asks it through UnitAnalysis,
 /// once per field and unit.
 std::optional<AbstractValue> computeClassFieldValue(const clang::FieldDecl *Field);
+
+/// The same for an object the class holds by value (an agent's
+/// `ReplayMemory memory_`): what that object holds in its own tensor field
+/// Field at the start of every method of the outer class, joined over what
+/// every constructor and method of the outer class leaves there (by
+/// building the object, or through its methods' summaries). Object must be
+/// private; the rules above apply to the outer class.
+std::optional<AbstractValue>
+computeMemberObjectFieldValue(const clang::FieldDecl *Object,
+                              const clang::FieldDecl *Field);
 
 } // namespace torchtidy
 

@@ -223,10 +223,24 @@ void DeviceFlowPass::transferInitializer(const clang::CXXCtorInitializer *Init) 
   if (!Field || !Init->getInit())
     return;
   AbstractValue Value = eval(Init->getInit());
-  if (classifyType(Field->getType()) == TorchValueKind::None)
+  if (classifyType(Field->getType()) != TorchValueKind::None) {
+    (*Current)[{nullptr, Field}] = Value;
+    Memo.clear();
     return;
-  (*Current)[{nullptr, Field}] = Value;
-  Memo.clear();
+  }
+  // `memory_(capacity)`, or a default member initialiser: an object the
+  // class holds starts with what its constructor leaves in its fields.
+  if (plainUserClassOf(Field->getType())) {
+    const Expr *Built = Init->getInit();
+    if (const auto *Default = dyn_cast<clang::CXXDefaultInitExpr>(Built))
+      Built = Default->getExpr();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(
+            ignoreValuePreserving(Built)->IgnoreImplicit());
+        Construct && !Construct->getConstructor()->isCopyOrMoveConstructor())
+      applyConstructorEffects(Field, Construct);
+    else
+      forgetFieldsKeptUnder(Field);
+  }
 }
 
 void DeviceFlowPass::transferDecl(const VarDecl *Var) {
@@ -272,6 +286,17 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
       eval(Construct);
       applyConstructorEffects(Var, Construct);
     }
+  // `ReplayMemory &memory = memory_;`, `auto *m = &buffer;`: what is done
+  // through the alias is done to the object, under a name its fields are
+  // not kept under.
+  if (const Expr *Init = Var->getInit();
+      Init &&
+      (Var->getType()->isReferenceType() || Var->getType()->isPointerType()) &&
+      !Var->getType()->getPointeeType().isConstQualified() &&
+      plainUserClassOf(Var->getType()->getPointeeType())) {
+    eval(Init);
+    forgetFieldsOf(Init);
+  }
   if (classifyType(Var->getType()) == TorchValueKind::None)
     return;
   // Without an initializer (`torch::DeviceType type;`) nothing is known yet:

@@ -137,6 +137,12 @@ struct DeviceFlowResult {
   /// take their context from it (CallerContext.h).
   llvm::DenseMap<const clang::CallExpr *, std::vector<AbstractValue>>
       ArgumentsPassed;
+  /// For the same calls, in the same order: for an argument that is an
+  /// object of a plain class of the user's (a replay buffer passed by
+  /// reference), what this function knows each of its tracked fields holds
+  /// at the call; empty for any other argument.
+  llvm::DenseMap<const clang::CallExpr *, std::vector<ObjectFieldValues>>
+      ObjectFieldsPassed;
   /// The iteration cap was hit; the function is reported as clean.
   bool GaveUp = false;
 };
@@ -202,6 +208,27 @@ struct FunctionSummary {
   /// references, and variables a lambda captured by reference (or modules it
   /// captured by copy). Storage the function never changed is not listed.
   std::vector<std::pair<const clang::ValueDecl *, AbstractValue>> Effects;
+  /// For a plain class's constructor or method (objectFieldsSummarized): an
+  /// object field of the class (`ReplayMemory memory_`) and a tensor field
+  /// of that object (`states_`), with what the function leaves there. Like
+  /// the fields in Effects, a fact of this unit only: project summaries do
+  /// not carry it.
+  struct MemberObjectEffect {
+    const clang::FieldDecl *Object = nullptr;
+    const clang::FieldDecl *Field = nullptr;
+    AbstractValue AtExit;
+  };
+  std::vector<MemberObjectEffect> MemberObjectEffects;
+  /// An object parameter of a plain class the caller shares (bound to a
+  /// non-const reference) and a tracked field of it, with what the function
+  /// leaves there; a field it leaves as it was is not listed. Like the
+  /// fields in Effects, a fact of this unit only.
+  struct ObjectParameterEffect {
+    const clang::ParmVarDecl *Object = nullptr;
+    const clang::FieldDecl *Field = nullptr;
+    AbstractValue AtExit;
+  };
+  std::vector<ObjectParameterEffect> ObjectParameterEffects;
   /// A method that may move the module it is called on: `to(d)` on `this`,
   /// or `this` handed to code that may.
   bool MovesObject = false;

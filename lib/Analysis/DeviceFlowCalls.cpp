@@ -252,8 +252,21 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
   default: {
     if (Reporting)
       if (const FunctionDecl *Callee = Call->getDirectCallee();
-          Callee && Callee->hasBody())
+          Callee && Callee->hasBody()) {
         Result.ArgumentsPassed[Call].assign(ArgValues.begin(), ArgValues.end());
+        std::vector<ObjectFieldValues> &Objects =
+            Result.ObjectFieldsPassed[Call];
+        Objects.assign(Call->getNumArgs(), {});
+        for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+          if (const ValueDecl *Owner = objectFieldsOwner(Call->getArg(I)))
+            for (const FieldDecl *Field :
+                 plainUserClassOf(Owner->getType().getNonReferenceType())
+                     ->fields())
+              if (classifyType(Field->getType()) != TorchValueKind::None)
+                Objects[I].push_back(
+                    {Field, fieldOfObject(Call->getArg(I), Field)
+                                .value_or(AbstractValue::unknown())});
+      }
     AbstractValue Returned;
     if (applySummary(Call, ArgValues, Returned))
       return Returned;
@@ -312,20 +325,36 @@ void DeviceFlowPass::forgetFieldsOf(const Expr *Object) {
     Bare = AddressOf->getSubExpr();
   if (isThisObject(Bare)) {
     // The fields of this function's own object, read before any store as
-    // what the call started with, are now whatever the callee left.
+    // what the call started with, are now whatever the callee left; so are
+    // those of the objects it holds.
     if (PlainClassOfMethod)
-      for (const FieldDecl *Field : PlainClassOfMethod->fields())
+      for (const FieldDecl *Field : PlainClassOfMethod->fields()) {
         if (classifyType(Field->getType()) != TorchValueKind::None)
           (*Current)[{nullptr, Field}] = AbstractValue::unknown();
+        else if (plainUserClassOf(Field->getType()))
+          forgetFieldsKeptUnder(Field);
+      }
     Memo.clear();
     return;
   }
   std::optional<StorageKey> Key = storageKeyOf(Bare);
-  if (!Key || !Key->first || Key->second)
+  if (!Key || (Key->first && Key->second))
     return;
+  forgetFieldsKeptUnder(Key->first ? Key->first : Key->second);
+}
+
+void DeviceFlowPass::forgetFieldsKeptUnder(const ValueDecl *Owner) {
   for (auto &[Stored, Value] : *Current)
-    if (Stored.first == Key->first && Stored.second)
+    if (Stored.first == Owner && Stored.second)
       Value = AbstractValue::unknown();
+  // Stored as unknown rather than left out: an object field of this
+  // method's object that is not in the state reads as what it held on
+  // entry.
+  if (const CXXRecordDecl *Class =
+          plainUserClassOf(Owner->getType().getNonReferenceType()))
+    for (const FieldDecl *Field : Class->fields())
+      if (classifyType(Field->getType()) != TorchValueKind::None)
+        (*Current)[{Owner, Field}] = AbstractValue::unknown();
   Memo.clear();
 }
 
@@ -704,6 +733,11 @@ AbstractValue DeviceFlowPass::evalAssignment(const Expr *Target,
     for (unsigned I = 0; I < Tie->getNumArgs(); ++I)
       store(Tie->getArg(I), Value.element(I));
     return Value;
+  }
+  if (plainUserClassOf(Target->getType())) {
+    eval(Source);
+    assignObject(Target, Source);
+    return AbstractValue::unknown();
   }
   AbstractValue Value =
       isModuleType(Target->getType()) ? aliasModule(Source) : eval(Source);

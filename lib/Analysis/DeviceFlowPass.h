@@ -14,6 +14,7 @@
 #define TORCHTIDY_ANALYSIS_DEVICEFLOWPASS_H
 
 #include "Analysis/CallerContext.h"
+#include "Analysis/ClassFields.h"
 #include "Analysis/DeviceFlow.h"
 #include "Analysis/FunctionFacts.h"
 #include "Model/TorchApi.h"
@@ -73,13 +74,19 @@ private:
   void transferDecl(const VarDecl *Var);
   /// A constructor's member initialiser: the field starts as initialised.
   void transferInitializer(const clang::CXXCtorInitializer *Init);
-  /// `ReplayBuffer buffer(capacity, device)`: the new object's fields are
-  /// what its constructor's summary leaves in them.
-  void applyConstructorEffects(const VarDecl *Var,
+  /// `ReplayBuffer buffer(capacity, device)`, `memory_(capacity)` in a
+  /// constructor's initialisers: the new object's fields, kept under Owner
+  /// (objectFieldsOwner), are what its constructor's summary leaves in them.
+  void applyConstructorEffects(const ValueDecl *Owner,
                                const CXXConstructExpr *Construct);
+  /// `memory_ = ReplayMemory(256, 4)`, `a = b` of a plain class's objects:
+  /// the target's fields are the new object's, or the source's.
+  void assignObject(const Expr *Target, const Expr *Source);
   /// Code this function cannot see may have changed the object E names:
   /// what its fields hold is no longer known.
   void forgetFieldsOf(const Expr *Object);
+  /// Every tracked field of the object kept under Owner becomes unknown.
+  void forgetFieldsKeptUnder(const ValueDecl *Owner);
   /// An expression clang could not compile may do anything to what it
   /// names: each variable, member and object field in it becomes unknown.
   void forgetWhatErrorTouches(const Expr *E);
@@ -146,10 +153,22 @@ private:
                               unsigned FirstArgument,
                               llvm::ArrayRef<AbstractValue> Args,
                               bool &ExplainedByCallee);
-  /// Where the object a call is made on keeps Field: its value in this
-  /// function's state, for a local object whose fields are tracked.
+  /// The declaration this function's state keeps the fields of the object
+  /// E names under: a local object or parameter (`buffer`), or an object
+  /// field of this method's own object (`memory_`), of a plain class. Null
+  /// for anything else, `this` included (its fields are keyed alone).
+  const ValueDecl *objectFieldsOwner(const Expr *Object) const;
+  /// What the object a call is made on holds in Field: its value in this
+  /// function's state, else, for an object field of this method's object,
+  /// what it holds when the method starts.
   std::optional<AbstractValue> fieldOfObject(const Expr *Object,
                                              const clang::FieldDecl *Field);
+  /// What Object, a field of this method's own object, holds in its Field
+  /// when the method starts: summarising, "whatever it held"; reporting, the
+  /// class's fact (ClassFields.h). None in a constructor, or elsewhere.
+  std::optional<AbstractValue>
+  memberObjectFieldOnEntry(const clang::FieldDecl *Object,
+                           const clang::FieldDecl *Field) const;
   void collectEffects(const State &AtExit);
   /// Summarising: a module parameter called with inputs on a device
   /// parameter becomes a requirement on the caller's module.
@@ -186,6 +205,16 @@ private:
   void noteTransfer(const CallExpr *Call, const AbstractValue &Moved);
   /// Summarising a method: E, if it is `this` or `*this`, may be moved.
   void noteObjectMayMove(const Expr *E);
+
+  /// Reporting with the callers' context: whether the callers check a
+  /// module fed inputs so placed themselves. The module is still the
+  /// callers' argument for a module parameter, the inputs are on the host or
+  /// still where another parameter's argument is, and this function's
+  /// summary states a ModuleInputRequirement on that parameter, which each
+  /// call checks. (Inputs taken from an object the callers pass are known
+  /// here only: the summary cannot state them.)
+  bool isModuleCheckedByCallers(const Placement &Module,
+                                const Placement &Inputs) const;
 
   // Findings.
   void checkOperands(const CallExpr *Call, llvm::StringRef CallName,
@@ -278,13 +307,6 @@ const clang::CXXRecordDecl *objectFieldsSummarized(const FunctionDecl *F);
 /// states as a SameDeviceRequirement that each call checks: one finding, at
 /// the call that passes them.
 bool isCheckedByCallers(const Placement &A, const Placement &B);
-
-/// Reporting with the callers' context: whether the callers check a module
-/// fed inputs so placed themselves. The module is still the callers'
-/// argument for a module parameter and the inputs are on the host or still
-/// where another parameter's argument is: the summary states a
-/// ModuleInputRequirement that each call checks.
-bool isModuleCheckedByCallers(const Placement &Module, const Placement &Inputs);
 
 /// Whether a copy to the host of a tensor so placed waits for a device. Only
 /// a tensor the analysis places off the host (possibly, through the

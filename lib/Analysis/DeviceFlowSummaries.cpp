@@ -179,15 +179,73 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
                        firstParameterArgument(Call), Args, ExplainedByCallee);
 }
 
+const ValueDecl *DeviceFlowPass::objectFieldsOwner(const Expr *Object) const {
+  std::optional<StorageKey> Key = storageKeyOf(Object);
+  if (!Key || (Key->first && Key->second))
+    return nullptr;
+  const ValueDecl *Owner = Key->first ? Key->first : Key->second;
+  if (!plainUserClassOf(Owner->getType().getNonReferenceType()))
+    return nullptr;
+  return Owner;
+}
+
 std::optional<AbstractValue>
 DeviceFlowPass::fieldOfObject(const Expr *Object, const FieldDecl *Field) {
-  std::optional<StorageKey> Key = storageKeyOf(Object);
-  if (!Key || !Key->first || Key->second)
+  const ValueDecl *Owner = objectFieldsOwner(Object);
+  if (!Owner)
     return std::nullopt;
-  auto It = Current->find({Key->first, Field});
-  if (It == Current->end())
+  auto It = Current->find({Owner, Field});
+  if (It != Current->end())
+    return It->second;
+  if (const auto *ObjectField = dyn_cast<FieldDecl>(Owner))
+    return memberObjectFieldOnEntry(ObjectField, Field);
+  const auto *Parm = dyn_cast<ParmVarDecl>(Owner);
+  if (!Parm || Parm->getDeclContext() != Function)
     return std::nullopt;
-  return It->second;
+  // An object parameter, summarising: what the caller's object holds (an
+  // effect that leaves it so is no change).
+  if (Mode == PassMode::Summarize) {
+    AbstractValue V;
+    V.Where = Placement::on(DeviceSet::anyDevice(), Field);
+    V.Where.FromParameter = Parm;
+    return V;
+  }
+  // Reporting a function whose callers are all seen: what their objects
+  // hold.
+  if (Callers && Parm->getFunctionScopeIndex() < Callers->ObjectFields.size())
+    for (const auto &[Passed, Value] :
+         Callers->ObjectFields[Parm->getFunctionScopeIndex()])
+      if (Passed == Field)
+        return Value;
+  return std::nullopt;
+}
+
+/// Summarising, what an object parameter's field holds while the function
+/// has not changed it (fieldOfObject).
+static bool isCallersObjectField(const Placement &Where,
+                                 const ParmVarDecl *Parm,
+                                 const FieldDecl *Field) {
+  return Where.isKnown() && Where.Devices.isAny() && Where.DeviceVar == Field &&
+         Where.FromParameter == Parm;
+}
+
+std::optional<AbstractValue>
+DeviceFlowPass::memberObjectFieldOnEntry(const FieldDecl *Object,
+                                         const FieldDecl *Field) const {
+  if (!PlainClassOfMethod || Object->getParent() != PlainClassOfMethod ||
+      isa<CXXConstructorDecl>(Function))
+    return std::nullopt;
+  // Summarising: what the object held when the call started, which is what
+  // the class's fact joins over (an unchanged field is skipped there).
+  if (Mode == PassMode::Summarize) {
+    TorchValueKind Kind = classifyType(Field->getType());
+    if (Kind != TorchValueKind::Tensor && Kind != TorchValueKind::TensorList)
+      return std::nullopt;
+    AbstractValue V;
+    V.Where = Placement::on(DeviceSet::anyDevice(), Field);
+    return V;
+  }
+  return UnitAnalysis::of(Ctx).memberObjectFieldValueOf(Object, Field);
 }
 
 AbstractValue DeviceFlowPass::instantiateOn(const AbstractValue &CalleeValue,
@@ -266,6 +324,13 @@ AbstractValue DeviceFlowPass::instantiateOn(const AbstractValue &CalleeValue,
       return V;
     return AbstractValue::unknown();
   }
+  // "What the caller's object held in a field": a summary speaks so of an
+  // object parameter only in its effects on that parameter, which the call
+  // applies field by field.
+  if (const auto *Field = dyn_cast_or_null<FieldDecl>(Where.DeviceVar);
+      Field && Where.FromParameter &&
+      Where.FromParameter->getDeclContext() == Callee)
+    return AbstractValue::unknown();
   if (const auto *Field = dyn_cast_or_null<FieldDecl>(Where.DeviceVar);
       Field && Where.Devices.isAny() && !isDeviceSpecType(Field->getType())) {
     // "What the object holds in Field when the call starts", said by a
@@ -338,22 +403,54 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
     forgetFieldsOf(Object);
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     unsigned Index = I + firstParameterArgument(Call);
-    if (Index < Call->getNumArgs() &&
-        callerSeesChangesTo(Callee->getParamDecl(I)))
+    const ParmVarDecl *Parm = Callee->getParamDecl(I);
+    if (Index >= Call->getNumArgs())
+      continue;
+    // An object passed by pointer (`fill(&buffer)`): the callee's changes
+    // through it are not summarised.
+    if (QualType Type = Parm->getType();
+        Type->isPointerType() && !Type->getPointeeType().isConstQualified()) {
       forgetFieldsOf(Call->getArg(Index));
+      continue;
+    }
+    if (!callerSeesChangesTo(Parm))
+      continue;
+    // An object of a plain class, passed to a function of this unit: its
+    // fields are what the summary says the function leaves there.
+    const ValueDecl *Owner = objectFieldsOwner(Call->getArg(Index));
+    if (!Owner || !Callee->doesThisDeclarationHaveABody()) {
+      forgetFieldsOf(Call->getArg(Index));
+      continue;
+    }
+    for (const FunctionSummary::ObjectParameterEffect &Effect :
+         Summary->ObjectParameterEffects) {
+      if (Effect.Object != Parm)
+        continue;
+      bool FieldExplained = false;
+      AbstractValue Value =
+          instantiate(Effect.AtExit, Callee, Call, Args, FieldExplained);
+      if (FieldExplained && Value.Where.isKnown())
+        Value.addOrigin({Origin::Kind::HelperEffect, Call->getBeginLoc(),
+                         spelling(Call->getArg(Index)) + "." +
+                             Effect.Field->getNameAsString(),
+                         CallSpelling, Value.Where.describe()});
+      (*Current)[{Owner, Effect.Field}] = Value;
+      Memo.clear();
+    }
   }
   for (const auto &[Changed, AtExit] : Summary->Effects) {
     AbstractValue Value =
         instantiate(AtExit, Callee, Call, Args, ExplainedByCallee);
     if (const auto *Field = dyn_cast<FieldDecl>(Changed)) {
-      // A field of the object the method was called on.
-      std::optional<StorageKey> Key =
-          !Object || isThisObject(Object) ? StorageKey{nullptr, Field}
-                                          : storageKeyOf(Object);
-      if (!Key || (Key->first && Key->second))
+      // A field of the object the method was called on: this function's
+      // own, a local object's, or one of its own object's objects'.
+      std::optional<StorageKey> Key;
+      if (!Object || isThisObject(Object))
+        Key = StorageKey{nullptr, Field};
+      else if (const ValueDecl *Owner = objectFieldsOwner(Object))
+        Key = StorageKey{Owner, Field};
+      else
         continue;
-      if (Key->first)
-        Key->second = Field;
       // Named as this function names it: `counts_`, `buffer.states_`.
       std::string Subject = Field->getNameAsString();
       if (Key->first)
@@ -391,8 +488,10 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
   return true;
 }
 
-void DeviceFlowPass::applyConstructorEffects(const VarDecl *Var,
-                                             const CXXConstructExpr *Construct) {
+void DeviceFlowPass::applyConstructorEffects(
+    const ValueDecl *Owner, const CXXConstructExpr *Construct) {
+  // Whatever the object held before, a new one is built in its place.
+  forgetFieldsKeptUnder(Owner);
   const CXXConstructorDecl *Constructor = Construct->getConstructor();
   const FunctionDecl *Definition = nullptr;
   if (!Constructor || !Constructor->hasBody(Definition) || !Definition ||
@@ -414,11 +513,36 @@ void DeviceFlowPass::applyConstructorEffects(const VarDecl *Var,
     AbstractValue Value = instantiateOn(AtExit, Definition, nullptr, 0, Args,
                                         ExplainedByCallee);
     if (ExplainedByCallee && Value.Where.isKnown())
-      Value.addOrigin({Origin::Kind::HelperEffect, Construct->getBeginLoc(),
-                       Var->getNameAsString() + "." + Field->getNameAsString(),
-                       ClassName, Value.Where.describe()});
-    (*Current)[{Var, Field}] = Value;
+      Value.addOrigin(
+          {Origin::Kind::HelperEffect, Construct->getBeginLoc(),
+           Owner->getNameAsString() + "." + Field->getNameAsString(), ClassName,
+           Value.Where.describe()});
+    (*Current)[{Owner, Field}] = Value;
   }
+  Memo.clear();
+}
+
+void DeviceFlowPass::assignObject(const Expr *Target, const Expr *Source) {
+  const ValueDecl *Owner = objectFieldsOwner(Target);
+  if (!Owner)
+    return;
+  const Expr *Bare = ignoreValuePreserving(Source)->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
+      Construct && !Construct->getConstructor()->isCopyOrMoveConstructor()) {
+    applyConstructorEffects(Owner, Construct);
+    return;
+  }
+  // A copy of another object: its fields, as far as they are known.
+  const CXXRecordDecl *Class =
+      plainUserClassOf(Owner->getType().getNonReferenceType());
+  llvm::SmallVector<std::pair<const FieldDecl *, AbstractValue>, 4> Copied;
+  for (const FieldDecl *Field : Class->fields())
+    if (classifyType(Field->getType()) != TorchValueKind::None)
+      Copied.push_back(
+          {Field,
+           fieldOfObject(Bare, Field).value_or(AbstractValue::unknown())});
+  for (auto &[Field, Value] : Copied)
+    (*Current)[{Owner, Field}] = std::move(Value);
   Memo.clear();
 }
 
@@ -452,15 +576,22 @@ bool isCheckedByCallers(const Placement &A, const Placement &B) {
          A.FromParameter != B.FromParameter;
 }
 
-bool isModuleCheckedByCallers(const Placement &Module,
-                              const Placement &Inputs) {
+bool DeviceFlowPass::isModuleCheckedByCallers(const Placement &Module,
+                                              const Placement &Inputs) const {
   const ParmVarDecl *ModuleParm = Module.FromParameter;
   if (!ModuleParm ||
       classifyType(ModuleParm->getType()) != TorchValueKind::Module)
     return false;
   // As isCheckableInputPlacement, in the callers' values.
-  return Inputs.isDefinitelyHost() ||
-         (Inputs.FromParameter && Inputs.FromParameter != ModuleParm);
+  if (!Inputs.isDefinitelyHost() &&
+      !(Inputs.FromParameter && Inputs.FromParameter != ModuleParm))
+    return false;
+  // While the summary is being computed (recursion), it is taken to say so.
+  const FunctionSummary *Own = deviceFlowSummaryOf(Function);
+  return !Own || llvm::any_of(Own->ModuleInputs,
+                              [&](const ModuleInputRequirement &Required) {
+                                return Required.Module == ModuleParm;
+                              });
 }
 
 /// Whether inputs so placed say where a module fed them must be, in terms
@@ -799,8 +930,25 @@ void DeviceFlowPass::collectEffects(const State &AtExit) {
         Summary.Effects.push_back({Field, Value});
       continue;
     }
-    if (Key.second)
-      continue; // Fields of other objects are not summarised.
+    // A field of an object the object holds (`memory_.states_`).
+    if (const auto *Object = dyn_cast<FieldDecl>(D)) {
+      if (const auto *Field = dyn_cast_or_null<FieldDecl>(Key.second);
+          Field && PlainClassOfMethod &&
+          Object->getParent() == PlainClassOfMethod)
+        Summary.MemberObjectEffects.push_back({Object, Field, Value});
+      continue;
+    }
+    if (Key.second) {
+      // A field of an object parameter the caller shares, when changed.
+      // Fields of other objects are not summarised.
+      const auto *Parm = dyn_cast<ParmVarDecl>(D);
+      const auto *Field = dyn_cast<FieldDecl>(Key.second);
+      if (Parm && Field && Parm->getDeclContext() == Function &&
+          callerSeesChangesTo(Parm) &&
+          !isCallersObjectField(Value.Where, Parm, Field))
+        Summary.ObjectParameterEffects.push_back({Parm, Field, Value});
+      continue;
+    }
     if (const auto *Parm = dyn_cast<ParmVarDecl>(D);
         Parm && Parm->getDeclContext() == Function) {
       if (callerSeesChangesTo(Parm))
@@ -814,6 +962,18 @@ void DeviceFlowPass::collectEffects(const State &AtExit) {
   llvm::sort(Summary.Effects, [](const auto &A, const auto &B) {
     return A.first->getLocation().getRawEncoding() <
            B.first->getLocation().getRawEncoding();
+  });
+  llvm::sort(Summary.ObjectParameterEffects, [](const auto &A, const auto &B) {
+    return std::make_pair(A.Object->getFunctionScopeIndex(),
+                          A.Field->getLocation().getRawEncoding()) <
+           std::make_pair(B.Object->getFunctionScopeIndex(),
+                          B.Field->getLocation().getRawEncoding());
+  });
+  llvm::sort(Summary.MemberObjectEffects, [](const auto &A, const auto &B) {
+    return std::make_pair(A.Object->getLocation().getRawEncoding(),
+                          A.Field->getLocation().getRawEncoding()) <
+           std::make_pair(B.Object->getLocation().getRawEncoding(),
+                          B.Field->getLocation().getRawEncoding());
   });
 }
 

@@ -290,6 +290,11 @@ struct AbstractValue {
   bool operator!=(const AbstractValue &O) const { return !(*this == O); }
 };
 
+/// What an object of a class of the user's holds in each of its tensor
+/// fields, as far as it is known.
+using ObjectFieldValues =
+    llvm::SmallVector<std::pair<const clang::FieldDecl *, AbstractValue>, 2>;
+
 } // namespace torchtidy
 
 #endif // TORCHTIDY_ANALYSIS_PLACEMENT_H

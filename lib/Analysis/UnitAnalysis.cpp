@@ -123,6 +123,18 @@ bool UnitAnalysis::mayLeaveTrainingMode() {
   return callSites().mayLeaveTrainingMode();
 }
 
+/// Field by field, what two calls' objects hold; a field one of them does
+/// not know is left out (unknown).
+static ObjectFieldValues joinObjectFields(const ObjectFieldValues &A,
+                                          const ObjectFieldValues &B) {
+  ObjectFieldValues Joined;
+  for (const auto &[Field, Value] : A)
+    for (const auto &[OtherField, Other] : B)
+      if (OtherField == Field)
+        Joined.push_back({Field, Value.join(Other)});
+  return Joined;
+}
+
 const CallerContext *
 UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   assert(&Function->getASTContext() == &Ctx && "a function of another unit");
@@ -138,6 +150,7 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   const FunctionDecl *Definition = Function->getDefinition();
   unsigned NumParams = Definition ? Definition->getNumParams() : 0;
   Context->Parameters.assign(NumParams, AbstractValue::unknown());
+  Context->ObjectFields.assign(NumParams, {});
   std::vector<bool> Reached(NumParams, false);
   bool EveryCallSeen = true;
   for (const CallSite &Site : *CallSites->allCallsOf(Key)) {
@@ -154,8 +167,29 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Site.Caller);
         Method && Method->getParent()->isLambda())
       CallerName = "a lambda";
+    auto Objects = Flow.ObjectFieldsPassed.find(Site.Call);
     for (unsigned I = 0; I < NumParams; ++I) {
       const ParmVarDecl *Parm = Definition->getParamDecl(I);
+      if (plainUserClassOf(Parm->getType().getNonReferenceType())) {
+        ObjectFieldValues Held;
+        if (Objects != Flow.ObjectFieldsPassed.end() &&
+            I + First < Objects->second.size())
+          Held = Objects->second[I + First];
+        for (auto &[Field, Value] : Held)
+          if (Value.Where.isKnown()) {
+            Value.Where.FromParameter = Parm;
+            Value.addOrigin(
+                {Origin::Kind::PassedByCaller,
+                 Site.Call->getArg(I + First)->getBeginLoc(),
+                 Parm->getNameAsString() + "." + Field->getNameAsString(),
+                 CallerName, Value.Where.describe()});
+          }
+        Context->ObjectFields[I] =
+            Reached[I] ? joinObjectFields(Context->ObjectFields[I], Held)
+                       : std::move(Held);
+        Reached[I] = true;
+        continue;
+      }
       TorchValueKind Kind = classifyType(Parm->getType());
       bool Placeable = Kind == TorchValueKind::Tensor ||
                        Kind == TorchValueKind::Module ||
@@ -238,6 +272,19 @@ UnitAnalysis::classFieldValueOf(const FieldDecl *Field) {
     return It->second;
   std::optional<AbstractValue> Value = computeClassFieldValue(Field);
   ClassFieldValues[Field] = Value; // The map may have grown meanwhile.
+  return Value;
+}
+
+std::optional<AbstractValue>
+UnitAnalysis::memberObjectFieldValueOf(const FieldDecl *Object,
+                                       const FieldDecl *Field) {
+  assert(&Object->getASTContext() == &Ctx && "a field of another unit");
+  auto [It, Inserted] = MemberObjectFieldValues.try_emplace({Object, Field});
+  if (!Inserted)
+    return It->second;
+  std::optional<AbstractValue> Value =
+      computeMemberObjectFieldValue(Object, Field);
+  MemberObjectFieldValues[{Object, Field}] = Value; // It may be stale.
   return Value;
 }
 

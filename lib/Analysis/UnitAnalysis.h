@@ -84,6 +84,12 @@ public:
   /// (ClassFields.h); none where that is not known, or while it is being
   /// computed.
   std::optional<AbstractValue> classFieldValueOf(const clang::FieldDecl *Field);
+  /// What an object that a plain class holds in Object holds in its Field at
+  /// the start of each of the class's methods (ClassFields.h); none where
+  /// that is not known, or while it is being computed.
+  std::optional<AbstractValue>
+  memberObjectFieldValueOf(const clang::FieldDecl *Object,
+                           const clang::FieldDecl *Field);
 
   /// The project's summary of a function this unit calls but does not
   /// define, in terms of Declaration's parameters; null when there is none.
@@ -138,6 +144,10 @@ private:
   /// None while being computed, and where not known.
   llvm::DenseMap<const clang::FieldDecl *, std::optional<AbstractValue>>
       ClassFieldValues;
+  /// The same, per object field and field of that object.
+  llvm::DenseMap<std::pair<const clang::FieldDecl *, const clang::FieldDecl *>,
+                 std::optional<AbstractValue>>
+      MemberObjectFieldValues;
 
   const ProjectFacts *Facts;
   std::optional<std::string> Name;

@@ -113,6 +113,21 @@ void with_lambda() {
   layer(torch::ones({2}));
 }
 
+// A module handle of the user's (TORCH_MODULE) passed by reference takes
+// its callers' context like any module: it is no object of a plain class.
+struct HeadImpl : torch::nn::Module {
+  HeadImpl() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc->forward(x); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Head);
+torch::Tensor shifted_scores(Head &head, torch::Tensor X) {
+  auto scores = head->forward(X.to(head->fc->weight.device()));
+  return scores + torch::ones({2});
+  // CHECK: :[[@LINE-1]]:17: warning: 'torch::ones({2})' is on the CPU (created by 'torch::ones' without a device) but 'scores' is on 'device' (output of 'head'); '+' needs all its tensor operands on one device [libtorch-mixed-device-operands]
+  // CHECK: caller-context.cpp:[[#HEAD_CALL:]]:27: note: 'head' is on 'device' here: passed by 'main'
+}
+
 int main() {
   torch::Device device(torch::cuda::is_available() ? torch::kCUDA
                                                    : torch::kCPU);
@@ -129,4 +144,7 @@ int main() {
   auto L = nll_of(torch::log_softmax(fc->forward(X), 1));
   auto T = apply_layer(X);
   auto R = recursive_dropout(X, 3);
+  Head head;
+  head->to(device);
+  auto H = shifted_scores(head, X);
 }

@@ -139,4 +139,24 @@ void negatives(torch::Device device) {
   Holder holder;
   holder.set(torch::randn({8, 4}).to(device));
   auto qd = net->forward(holder.get());
+  // A new buffer assigned over the first: its storage is on the device.
+  ReplayBuffer renewed(100, 4);
+  renewed = ReplayBuffer(100, 4, torch::TensorOptions().device(device));
+  auto qe = net->forward(renewed.sample(8).first);
+  ReplayBuffer copied(100, 4);
+  copied = on_device;
+  auto qf = net->forward(copied.sample(8).first);
+}
+
+// Filled through a pointer by a helper of the file: its summary does not
+// say what it leaves in the buffer's fields, so they are unknown after it.
+static void refillOnDevice(ReplayBuffer *buffer, torch::Device device) {
+  *buffer = ReplayBuffer(100, 4, torch::TensorOptions().device(device));
+}
+void pointerNegative(torch::Device device) {
+  auto net = std::make_shared<QNet>();
+  net->to(device);
+  ReplayBuffer buffer(100, 4);
+  refillOnDevice(&buffer, device);
+  auto q = net->forward(buffer.sample(8).first);
 }
