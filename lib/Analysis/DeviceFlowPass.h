@@ -159,8 +159,10 @@ private:
   /// for anything else, `this` included (its fields are keyed alone).
   const ValueDecl *objectFieldsOwner(const Expr *Object) const;
   /// What the object a call is made on holds in Field: its value in this
-  /// function's state, else, for an object field of this method's object,
-  /// what it holds when the method starts.
+  /// function's state, else what it held when the function started: for an
+  /// object field of this method's object, memberObjectFieldOnEntry; for an
+  /// object parameter, "whatever the caller's object held" (summarising) or
+  /// what the callers' objects hold (reporting, CallerContext.h).
   std::optional<AbstractValue> fieldOfObject(const Expr *Object,
                                              const clang::FieldDecl *Field);
   /// What Object, a field of this method's own object, holds in its Field

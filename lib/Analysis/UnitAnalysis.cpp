@@ -284,7 +284,8 @@ UnitAnalysis::memberObjectFieldValueOf(const FieldDecl *Object,
     return It->second;
   std::optional<AbstractValue> Value =
       computeMemberObjectFieldValue(Object, Field);
-  MemberObjectFieldValues[{Object, Field}] = Value; // It may be stale.
+  // The map may have grown meanwhile.
+  MemberObjectFieldValues[{Object, Field}] = Value;
   return Value;
 }
 
