@@ -256,16 +256,8 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
         Result.ArgumentsPassed[Call].assign(ArgValues.begin(), ArgValues.end());
         std::vector<ObjectFieldValues> &Objects =
             Result.ObjectFieldsPassed[Call];
-        Objects.assign(Call->getNumArgs(), {});
-        for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-          if (const ValueDecl *Owner = objectFieldsOwner(Call->getArg(I)))
-            for (const FieldDecl *Field :
-                 plainUserClassOf(Owner->getType().getNonReferenceType())
-                     ->fields())
-              if (classifyType(Field->getType()) != TorchValueKind::None)
-                Objects[I].push_back(
-                    {Field, fieldOfObject(Call->getArg(I), Field)
-                                .value_or(AbstractValue::unknown())});
+        for (const Expr *Arg : Call->arguments())
+          Objects.push_back(fieldsOfObject(Arg));
       }
     AbstractValue Returned;
     if (applySummary(Call, ArgValues, Returned))

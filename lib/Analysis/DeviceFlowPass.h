@@ -165,6 +165,10 @@ private:
   /// what the callers' objects hold (reporting, CallerContext.h).
   std::optional<AbstractValue> fieldOfObject(const Expr *Object,
                                              const clang::FieldDecl *Field);
+  /// What the object E names holds in each tracked field of its plain
+  /// class, by fieldOfObject (unknown where that knows nothing); empty when
+  /// E names no such object.
+  ObjectFieldValues fieldsOfObject(const Expr *Object);
   /// What Object, a field of this method's own object, holds in its Field
   /// when the method starts: summarising, "whatever it held"; reporting, the
   /// class's fact (ClassFields.h). None in a constructor, or elsewhere.

@@ -220,6 +220,20 @@ DeviceFlowPass::fieldOfObject(const Expr *Object, const FieldDecl *Field) {
   return std::nullopt;
 }
 
+ObjectFieldValues DeviceFlowPass::fieldsOfObject(const Expr *Object) {
+  ObjectFieldValues Fields;
+  const ValueDecl *Owner = objectFieldsOwner(Object);
+  if (!Owner)
+    return Fields;
+  for (const FieldDecl *Field :
+       plainUserClassOf(Owner->getType().getNonReferenceType())->fields())
+    if (classifyType(Field->getType()) != TorchValueKind::None)
+      Fields.push_back(
+          {Field,
+           fieldOfObject(Object, Field).value_or(AbstractValue::unknown())});
+  return Fields;
+}
+
 /// Summarising, what an object parameter's field holds while the function
 /// has not changed it (fieldOfObject).
 static bool isCallersObjectField(const Placement &Where,
@@ -533,15 +547,7 @@ void DeviceFlowPass::assignObject(const Expr *Target, const Expr *Source) {
     return;
   }
   // A copy of another object: its fields, as far as they are known.
-  const CXXRecordDecl *Class =
-      plainUserClassOf(Owner->getType().getNonReferenceType());
-  llvm::SmallVector<std::pair<const FieldDecl *, AbstractValue>, 4> Copied;
-  for (const FieldDecl *Field : Class->fields())
-    if (classifyType(Field->getType()) != TorchValueKind::None)
-      Copied.push_back(
-          {Field,
-           fieldOfObject(Bare, Field).value_or(AbstractValue::unknown())});
-  for (auto &[Field, Value] : Copied)
+  for (auto &[Field, Value] : fieldsOfObject(Bare))
     (*Current)[{Owner, Field}] = std::move(Value);
   Memo.clear();
 }
