@@ -53,11 +53,8 @@ public:
     const auto *F = dyn_cast_or_null<FunctionDecl>(D);
     if (!F || !F->doesThisDeclarationHaveABody())
       return RecursiveASTVisitor::TraverseDecl(D);
-    const FunctionDecl *Outer = Caller;
-    Caller = F;
-    bool Continue = RecursiveASTVisitor::TraverseDecl(D);
-    Caller = Outer;
-    return Continue;
+    return traverseBodyOf(F,
+                          [&] { return RecursiveASTVisitor::TraverseDecl(D); });
   }
 
   bool TraverseLambdaExpr(LambdaExpr *Lambda) {
@@ -66,11 +63,27 @@ public:
     for (Expr *Init : Lambda->capture_inits())
       if (Init && !TraverseStmt(Init))
         return false;
-    const FunctionDecl *Outer = Caller;
-    Caller = Lambda->getCallOperator();
-    bool Continue = TraverseStmt(Lambda->getBody());
-    Caller = Outer;
-    return Continue;
+    return traverseBodyOf(Lambda->getCallOperator(),
+                          [&] { return TraverseStmt(Lambda->getBody()); });
+  }
+
+  // Loops, without the data recursion queue: a call must be seen while its
+  // loop is being traversed.
+  bool TraverseForStmt(ForStmt *Loop) {
+    return traverseLoop(
+        [&] { return RecursiveASTVisitor::TraverseForStmt(Loop); });
+  }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *Loop) {
+    return traverseLoop(
+        [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(Loop); });
+  }
+  bool TraverseWhileStmt(WhileStmt *Loop) {
+    return traverseLoop(
+        [&] { return RecursiveASTVisitor::TraverseWhileStmt(Loop); });
+  }
+  bool TraverseDoStmt(DoStmt *Loop) {
+    return traverseLoop(
+        [&] { return RecursiveASTVisitor::TraverseDoStmt(Loop); });
   }
 
   bool VisitCallExpr(CallExpr *Call) {
@@ -84,7 +97,7 @@ public:
     if (!Caller || Caller->isDependentContext())
       Escaping.insert(Callee);
     else
-      Calls[Callee].push_back({Call, Caller});
+      Calls[Callee].push_back({Call, Caller, LoopDepth > 0});
     return true;
   }
 
@@ -115,6 +128,24 @@ public:
   llvm::StringSet<> DependentMemberNames;
 
 private:
+  template <typename TraverseFn>
+  bool traverseBodyOf(const FunctionDecl *F, TraverseFn Traverse) {
+    const FunctionDecl *OuterCaller = Caller;
+    unsigned OuterLoopDepth = LoopDepth;
+    Caller = F;
+    LoopDepth = 0;
+    bool Continue = Traverse();
+    Caller = OuterCaller;
+    LoopDepth = OuterLoopDepth;
+    return Continue;
+  }
+  template <typename TraverseFn> bool traverseLoop(TraverseFn Traverse) {
+    ++LoopDepth;
+    bool Continue = Traverse();
+    --LoopDepth;
+    return Continue;
+  }
+
   void noteReference(const Expr *Ref, const ValueDecl *D) {
     const auto *F = dyn_cast_or_null<FunctionDecl>(D);
     // VisitCallExpr runs before the callee's own visit: a reference it did
@@ -128,6 +159,8 @@ private:
   llvm::DenseSet<const FunctionDecl *> &Escaping;
   llvm::DenseSet<const Expr *> CalleeExprs;
   const FunctionDecl *Caller = nullptr;
+  /// How many loops of Caller's body are around the statement visited.
+  unsigned LoopDepth = 0;
 };
 
 /// The declarations at D that are written in the main file, descending
@@ -198,6 +231,24 @@ CallSiteIndex::contextDepth(const FunctionDecl *F) const {
     Depth = std::max(Depth, *Above + 1);
   }
   return Depths[F] = Depth;
+}
+
+bool CallSiteIndex::runsAFixedNumberOfTimes(const FunctionDecl *F) const {
+  F = canonical(F);
+  if (F->isMain())
+    return true;
+  auto Known = FixedRuns.find(F);
+  if (Known != FixedRuns.end())
+    return Known->second;
+  FixedRuns[F] = false; // Being computed: a chain back to F recurses.
+  // A function nothing in the file calls is called from elsewhere, as often
+  // as that code likes.
+  const std::vector<CallSite> *Sites = allCallsOf(F);
+  bool Fixed = Sites && !Sites->empty() &&
+               llvm::all_of(*Sites, [this](const CallSite &Site) {
+                 return !Site.InLoop && runsAFixedNumberOfTimes(Site.Caller);
+               });
+  return FixedRuns[F] = Fixed;
 }
 
 bool CallSiteIndex::hasContext(const FunctionDecl *F) const {

@@ -35,6 +35,9 @@ struct CallSite {
   /// The function whose body makes the call; for a call in a lambda, the
   /// lambda's call operator.
   const clang::FunctionDecl *Caller = nullptr;
+  /// The call is in a loop of its caller (its body or its header): it runs
+  /// once per iteration.
+  bool InLoop = false;
 };
 
 /// Every call that the main file of a unit makes of each of its functions,
@@ -55,6 +58,14 @@ public:
   /// one, within MaxCallerChain functions and without coming back to F.
   bool hasContext(const clang::FunctionDecl *F) const;
 
+  /// Whether F runs a fixed number of times in a run of the program,
+  /// however much data the run works through: F is `main`, or it is called,
+  /// and every call is outside the loops of a caller that runs a fixed
+  /// number of times itself. A demo function that `main` calls once is;
+  /// post-processing called once per frame, or a function whose callers
+  /// are not all seen, is not.
+  bool runsAFixedNumberOfTimes(const clang::FunctionDecl *F) const;
+
   /// Whether the main file may take a module out of training mode
   /// (mayEnterEvalMode in Model/Modules.h), or calls `eval` or `train`
   /// from a template, on an object whose type is not known there.
@@ -72,6 +83,9 @@ private:
   /// which is the answer for a chain that comes back to it.
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<unsigned>>
       Depths;
+  /// runsAFixedNumberOfTimes's answers; a function being computed maps to
+  /// false, the answer for a recursion.
+  mutable llvm::DenseMap<const clang::FunctionDecl *, bool> FixedRuns;
 };
 
 /// What every call of a function passes its parameters.

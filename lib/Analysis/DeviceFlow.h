@@ -101,6 +101,10 @@ struct HostSyncInLoop {
   /// Valid when Call is a helper that makes the copy (however many helpers
   /// deep): the copy itself, the note.
   clang::SourceLocation CopyInHelper;
+  /// The loop reads out parts of a result computed before it
+  /// (FunctionFacts::readsOutFinishedResult): one copy of the whole result,
+  /// before the loop, does instead.
+  bool ReadsOutResult = false;
 };
 
 /// A call of a helper that moves data off the host (`.to(device)`,

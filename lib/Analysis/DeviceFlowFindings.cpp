@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/DeviceFlowPass.h"
+#include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -321,6 +322,13 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
   Operand Tensor = operandFor(Tensors.front());
   if (!maySyncWithDevice(Tensor.Value.Where))
     return;
+  // A loop that reads out a finished result (a demo printing an output row
+  // by row) waits for the device once: each later copy waits for nothing.
+  // That costs only where the function runs again and again, once per step
+  // or frame; not in `main`, or in a demo that `main` calls once.
+  bool ReadsOutResult = Facts.readsOutFinishedResult(Tensors.front(), Loop);
+  if (ReadsOutResult && UnitAnalysis::of(Ctx).runsAFixedNumberOfTimes(Function))
+    return;
   // A value the host needs in this very iteration (a size, a branch, the
   // program's next step) cannot wait for a logging interval; neither can
   // nonzero()'s result, whose size is what it computes.
@@ -336,6 +344,7 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
   Found.Use = Use;
   Found.What = calleeDisplayName(Call);
   Found.Tensor = std::move(Tensor);
+  Found.ReadsOutResult = ReadsOutResult;
   Result.HostSyncs.push_back(std::move(Found));
 }
 

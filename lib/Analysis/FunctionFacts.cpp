@@ -456,6 +456,23 @@ bool FunctionFacts::hasNestedLoop(const Stmt *Loop) const {
   return false;
 }
 
+bool FunctionFacts::readsOutFinishedResult(const Expr *Copied,
+                                           const Stmt *Loop) const {
+  const Expr *Storage = hostIndexedStorage(Copied);
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+      Storage ? Storage->IgnoreParenImpCasts() : nullptr);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isDeclaredInside(Var, Loop) ||
+      isModifiedInside(Var, Loop))
+    return false;
+  // A copy back to the host is the read-out itself, not work it waits for.
+  return !containsCallWhere(Loop, [](const CallExpr *Call) {
+    TorchCallKind Kind = classifyCall(Call);
+    return Kind == TorchCallKind::ModuleForward || isBackward(Call) ||
+           (Kind == TorchCallKind::Migration && !synchronizesWithHost(Call));
+  });
+}
+
 bool FunctionFacts::isSameEveryIteration(const Expr *E,
                                          const Stmt *Loop) const {
   if (!E || !Loop)

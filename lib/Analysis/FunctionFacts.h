@@ -100,6 +100,13 @@ public:
   /// non-const reference.
   bool isModifiedInside(const clang::ValueDecl *D,
                         const clang::Stmt *Loop) const;
+  /// Whether the loop only reads out a result computed before it: Copied is
+  /// a part, taken with host indices, of a local variable the loop does not
+  /// change (`out.index({b, t})` of an output printed row by row), and the
+  /// loop queues no device work of its own (no module call, transfer or
+  /// backward()). Only the first of its copies waits for the device.
+  bool readsOutFinishedResult(const clang::Expr *Copied,
+                              const clang::Stmt *Loop) const;
   /// Whether E has the same value in every iteration of the loop: it is
   /// built from constants and local variables that the loop neither
   /// declares nor modifies (`values[n]` with one `n` throughout).

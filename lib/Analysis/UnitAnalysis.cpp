@@ -123,6 +123,10 @@ bool UnitAnalysis::mayLeaveTrainingMode() {
   return callSites().mayLeaveTrainingMode();
 }
 
+bool UnitAnalysis::runsAFixedNumberOfTimes(const FunctionDecl *Function) {
+  return callSites().runsAFixedNumberOfTimes(Function);
+}
+
 /// Field by field, what two calls' objects hold; a field one of them does
 /// not know is left out (unknown).
 static ObjectFieldValues joinObjectFields(const ObjectFieldValues &A,

@@ -66,6 +66,11 @@ public:
   /// where none does, every module stays in it and is_training() is true.
   bool mayLeaveTrainingMode();
 
+  /// Whether a function of this unit runs a fixed number of times in a run
+  /// of the program (CallSiteIndex::runsAFixedNumberOfTimes): `main`, or a
+  /// demo that `main` calls once, not a step of a loop over data.
+  bool runsAFixedNumberOfTimes(const clang::FunctionDecl *Function);
+
   /// The summary of a function defined in this unit, for its callers. Null
   /// while that function's own summary is being computed (recursion) and
   /// past a nesting depth of MaxSummaryNesting, where callers fall back to

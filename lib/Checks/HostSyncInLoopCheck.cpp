@@ -9,13 +9,17 @@ using namespace clang;
 namespace torchtidy {
 
 /// What to do instead, by the kind of copy: a value checked in an
-/// assertion, a value read to log or total, data copied to work on it on the
-/// host, or a result whose truth the host needs.
+/// assertion, the parts of a finished result read one by one, a value read
+/// to log or total, data copied to work on it on the host, or a result whose
+/// truth the host needs.
 static llvm::StringRef adviceFor(const HostSyncInLoop &Sync) {
   llvm::StringRef What = Sync.What;
   if (Sync.Use == HostUse::Asserted)
     return "move the check into the branch that logs, so that it runs once "
            "per logging interval";
+  if (Sync.ReadsOutResult)
+    return "copy the whole result to the host once, before the loop, and "
+           "read its parts there";
   if (What == ".item()" || What == "<<")
     return "accumulate on the device and read the value once per logging "
            "interval";

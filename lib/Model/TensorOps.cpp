@@ -311,12 +311,13 @@ std::optional<InPlaceWrite> inPlaceWriteOf(const CallExpr *Call) {
   return std::nullopt;
 }
 
-const Expr *viewedStorage(const Expr *E) {
-  E = ignoreValuePreserving(E);
-  const auto *Call = dyn_cast<CallExpr>(E);
+/// The tensor or container that Call takes a part of, by the rules of
+/// viewedStorage, one step: `buf` for `buf[i]`, `buf.index({i})`,
+/// `buf.select(0, i)`, `v.at(i)`. Null when Call takes no part.
+static const Expr *partOwner(const CallExpr *Call) {
   const FunctionDecl *Callee = calleeOf(Call);
   if (!Callee)
-    return E;
+    return nullptr;
   const Expr *Object = nullptr;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
@@ -326,8 +327,37 @@ const Expr *viewedStorage(const Expr *E) {
     Object = callObject(Call);
   if (!Object || !(isTensorType(Object->getType()) ||
                    isTensorContainerType(Object->getType())))
+    return nullptr;
+  return Object;
+}
+
+const Expr *viewedStorage(const Expr *E) {
+  E = ignoreValuePreserving(E);
+  const Expr *Owner = partOwner(dyn_cast<CallExpr>(E));
+  return Owner ? viewedStorage(Owner) : E;
+}
+
+/// Whether S is, or has under it, an expression of tensor type.
+static bool mentionsTensor(const Stmt *S) {
+  if (const auto *E = dyn_cast_or_null<Expr>(S);
+      E && isTensorType(E->getType()))
+    return true;
+  return S && llvm::any_of(S->children(), mentionsTensor);
+}
+
+const Expr *hostIndexedStorage(const Expr *E) {
+  E = ignoreValuePreserving(E);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const Expr *Owner = partOwner(Call);
+  if (!Owner)
     return E;
-  return viewedStorage(Object);
+  // `x[mask]`, `x.index({idx})`: a gather, which the device computes. (A
+  // subscript's first argument, and a method's object, is Owner.)
+  unsigned FirstIndex = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+  for (unsigned I = FirstIndex; I < Call->getNumArgs(); ++I)
+    if (mentionsTensor(Call->getArg(I)))
+      return nullptr;
+  return hostIndexedStorage(Owner);
 }
 
 const Expr *containerSlotIndex(const Expr *E) {

@@ -91,6 +91,14 @@ const clang::Expr *containerSlotIndex(const clang::Expr *E);
 /// `v[i]` and `v.at(i)`, through any nesting. E itself when it is none.
 const clang::Expr *viewedStorage(const clang::Expr *E);
 
+/// The tensor, or std::vector of tensors, that E reads a part of with host
+/// indices only (`out[i]`, `out.index({0, i, Slice(0, 3)})`,
+/// `out.select(1, c)`, `v[i]`, through any nesting), or E itself when it
+/// is no part. Such a part is a view or an element: taking it queues no
+/// device work. Null where some index is a tensor (`x[mask]`,
+/// `x.index({idx})`): a gather, which the device computes.
+const clang::Expr *hostIndexedStorage(const clang::Expr *E);
+
 /// Whether `torch::tensor(x)` makes a 0-dim tensor: a single arithmetic value,
 /// not a braced list.
 bool isScalarTensorLiteral(const clang::CallExpr *Call);

@@ -19,7 +19,7 @@ std::vector<torch::Tensor> split_by_class(torch::Tensor prediction,
   std::vector<torch::Tensor> per_class;
   for (int c = 0; c < num_classes; ++c) {
     auto dets = prediction.select(1, c).cpu();
-    // CHECK: :[[@LINE-1]]:41: warning: '.cpu()' copies 'prediction.select(1, c)' (on 'device') to the host and waits for the device in every iteration; copy once, outside the loop, or keep each iteration's work on the device [libtorch-host-sync-in-loop]
+    // CHECK: :[[@LINE-1]]:41: warning: '.cpu()' copies 'prediction.select(1, c)' (on 'device') to the host and waits for the device in every iteration; copy the whole result to the host once, before the loop, and read its parts there [libtorch-host-sync-in-loop]
     // CHECK: :[[@LINE-3]]:3: note: in this loop
     // CHECK: caller-context.cpp:[[#CALL:]]:{{[0-9]+}}: note: 'prediction' is on 'device' here: passed by 'detect'
     per_class.push_back(dets);
