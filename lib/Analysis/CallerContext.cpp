@@ -1,6 +1,7 @@
 //===--- CallerContext.cpp - What a function's callers pass it ------------===//
 
 #include "Analysis/CallerContext.h"
+#include "Analysis/FunctionFacts.h"
 #include "Model/Modules.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -45,9 +46,10 @@ bool isCalledOnlyInMainFile(const FunctionDecl *F, const SourceManager &SM) {
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
   CallCollector(
+      const ASTContext &Ctx,
       llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> &Calls,
       llvm::DenseSet<const FunctionDecl *> &Escaping)
-      : Calls(Calls), Escaping(Escaping) {}
+      : Ctx(Ctx), Calls(Calls), Escaping(Escaping) {}
 
   bool TraverseDecl(Decl *D) {
     const auto *F = dyn_cast_or_null<FunctionDecl>(D);
@@ -71,19 +73,20 @@ public:
   // loop is being traversed.
   bool TraverseForStmt(ForStmt *Loop) {
     return traverseLoop(
-        [&] { return RecursiveASTVisitor::TraverseForStmt(Loop); });
+        Loop, [&] { return RecursiveASTVisitor::TraverseForStmt(Loop); });
   }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *Loop) {
-    return traverseLoop(
-        [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(Loop); });
+    return traverseLoop(Loop, [&] {
+      return RecursiveASTVisitor::TraverseCXXForRangeStmt(Loop);
+    });
   }
   bool TraverseWhileStmt(WhileStmt *Loop) {
     return traverseLoop(
-        [&] { return RecursiveASTVisitor::TraverseWhileStmt(Loop); });
+        Loop, [&] { return RecursiveASTVisitor::TraverseWhileStmt(Loop); });
   }
   bool TraverseDoStmt(DoStmt *Loop) {
     return traverseLoop(
-        [&] { return RecursiveASTVisitor::TraverseDoStmt(Loop); });
+        Loop, [&] { return RecursiveASTVisitor::TraverseDoStmt(Loop); });
   }
 
   bool VisitCallExpr(CallExpr *Call) {
@@ -139,10 +142,14 @@ private:
     LoopDepth = OuterLoopDepth;
     return Continue;
   }
-  template <typename TraverseFn> bool traverseLoop(TraverseFn Traverse) {
-    ++LoopDepth;
+  /// A loop over a few levels or heads (runsAFewTimes) is code written
+  /// once, repeated: a call in it is not made once per step of the data.
+  template <typename TraverseFn>
+  bool traverseLoop(const Stmt *Loop, TraverseFn Traverse) {
+    unsigned Repeats = runsAFewTimes(Loop, Ctx) ? 0 : 1;
+    LoopDepth += Repeats;
     bool Continue = Traverse();
-    --LoopDepth;
+    LoopDepth -= Repeats;
     return Continue;
   }
 
@@ -155,11 +162,13 @@ private:
       Escaping.insert(canonical(F));
   }
 
+  const ASTContext &Ctx;
   llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> &Calls;
   llvm::DenseSet<const FunctionDecl *> &Escaping;
   llvm::DenseSet<const Expr *> CalleeExprs;
   const FunctionDecl *Caller = nullptr;
-  /// How many loops of Caller's body are around the statement visited.
+  /// How many loops of Caller's body that repeat with the data are around
+  /// the statement visited.
   unsigned LoopDepth = 0;
 };
 
@@ -186,7 +195,7 @@ CallSiteIndex::CallSiteIndex(const ASTContext &Ctx) {
   for (Decl *D : Ctx.getTraversalScope())
     collectMainFileDecls(D, SM, MainFileDecls);
   llvm::DenseSet<const FunctionDecl *> Escaping;
-  CallCollector Collector(Calls, Escaping);
+  CallCollector Collector(Ctx, Calls, Escaping);
   for (Decl *D : MainFileDecls)
     Collector.TraverseDecl(D);
   LeavesTrainingMode = Collector.DependentMemberNames.contains("eval") ||

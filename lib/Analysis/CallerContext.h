@@ -35,8 +35,8 @@ struct CallSite {
   /// The function whose body makes the call; for a call in a lambda, the
   /// lambda's call operator.
   const clang::FunctionDecl *Caller = nullptr;
-  /// The call is in a loop of its caller (its body or its header): it runs
-  /// once per iteration.
+  /// The call is in a loop of its caller (its body or its header) that
+  /// repeats with the data, not one over a few levels (runsAFewTimes).
   bool InLoop = false;
 };
 

@@ -285,7 +285,9 @@ const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) {
   // helper it calls.
   // An evaluation pass, or the evaluation branch of a loop shared with
   // training, reads each batch's result by design, once per epoch or run.
-  const Stmt *Loop = Facts.innermostLoopAround(Site);
+  // A loop over a few levels or heads is code written once, repeated: its
+  // copies run once per iteration of the loop around it.
+  const Stmt *Loop = Facts.innermostRepeatedLoopAround(Site);
   if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site) ||
       Facts.isEvaluationPass(Loop) || Facts.isOnEvaluationBranch(Site, Loop) ||
       callsPassOverData(Loop))
@@ -306,8 +308,9 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
   if (Tensors.empty())
     return;
   if (Mode == PassMode::Summarize) {
-    // A copy in a loop of the helper's own is the helper's to answer for.
-    if (Facts.innermostLoopAround(Call))
+    // A copy in a loop of the helper's own is the helper's to answer for;
+    // one in a loop over a few heads runs a few times per call.
+    if (Facts.innermostRepeatedLoopAround(Call))
       return;
     // A call reports its first copy only: one is enough to fix.
     Operand Tensor = operandFor(Tensors.front());
@@ -324,10 +327,12 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
     return;
   // A loop that reads out a finished result (a demo printing an output row
   // by row) waits for the device once: each later copy waits for nothing.
-  // That costs only where the function runs again and again, once per step
-  // or frame; not in `main`, or in a demo that `main` calls once.
+  // That costs only where the loop runs again and again, inside a loop over
+  // batches or in a function called once per step or frame; not once in
+  // `main`, or in a demo that `main` calls once.
   bool ReadsOutResult = Facts.readsOutFinishedResult(Tensors.front(), Loop);
-  if (ReadsOutResult && UnitAnalysis::of(Ctx).runsAFixedNumberOfTimes(Function))
+  if (ReadsOutResult && !Facts.innermostRepeatedLoopAround(Loop) &&
+      UnitAnalysis::of(Ctx).runsAFixedNumberOfTimes(Function))
     return;
   // A value the host needs in this very iteration (a size, a branch, the
   // program's next step) cannot wait for a logging interval; neither can

@@ -744,7 +744,7 @@ void DeviceFlowPass::applyHostSyncs(const CallExpr *Call,
   const Stmt *Loop = nullptr;
   if (Mode == PassMode::Summarize) {
     // Called in a loop of this helper: a loop of its own, not its caller's.
-    if (Facts.innermostLoopAround(Call))
+    if (Facts.innermostRepeatedLoopAround(Call))
       return;
   } else if (!(Loop = hotLoopAround(Call))) {
     return;

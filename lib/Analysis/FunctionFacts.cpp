@@ -36,6 +36,150 @@ std::optional<StorageKey> storageKeyOf(const Expr *E) {
   return std::nullopt;
 }
 
+bool isModifiedUnder(const ValueDecl *D, const Stmt *Root) {
+  if (!D || !Root)
+    return false;
+  auto Names = [D](const Expr *E) {
+    const auto *Ref =
+        dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+    return Ref && Ref->getDecl() == D;
+  };
+  bool Modified = false;
+  forEachStmt(Root, [&](const Stmt *S) {
+    if (const auto *Op = dyn_cast<BinaryOperator>(S))
+      Modified |= Op->isAssignmentOp() && Names(Op->getLHS());
+    else if (const auto *Op = dyn_cast<UnaryOperator>(S))
+      Modified |= Op->isIncrementDecrementOp() && Names(Op->getSubExpr());
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+      Modified |= Op->isAssignmentOp() && Names(Op->getArg(0));
+    // Element access through a non-const object picks the non-const
+    // overload of `at`, `front`, `back`: it reads all the same.
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *Method = Call->getMethodDecl();
+          Method &&
+          !(Method->getIdentifier() &&
+            llvm::is_contained({"at", "front", "back", "begin", "end", "data"},
+                               Method->getName())))
+        Modified |=
+            !Method->isConst() && Names(Call->getImplicitObjectArgument());
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        for (unsigned I = 0;
+             I < std::min(Call->getNumArgs(), Callee->getNumParams()); ++I) {
+          QualType T = Callee->getParamDecl(I)->getType();
+          Modified |= T->isReferenceType() &&
+                      !T.getNonReferenceType().isConstQualified() &&
+                      Names(Call->getArg(I));
+        }
+  });
+  return Modified;
+}
+
+/// The constant value of E, if it has one.
+static std::optional<llvm::APSInt> constantOf(const Expr *E,
+                                              const ASTContext &Ctx) {
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Ctx))
+    return std::nullopt;
+  return Result.Val.getInt();
+}
+
+/// The variable E names, ignoring conversions.
+static const VarDecl *namedVariable(const Expr *E) {
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// How many times a `for (int i = A; i < B; ++i)` runs, for a counter
+/// compared with `<`, `<=`, `>`, `>=` or `!=` and stepped by `++`, `--`,
+/// `+= C` or `-= C` towards the bound. None for any other header.
+static std::optional<uint64_t> countedTripCount(const ForStmt *For,
+                                                const ASTContext &Ctx) {
+  const VarDecl *Counter = nullptr;
+  std::optional<llvm::APSInt> Start;
+  if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+      Init && Init->isSingleDecl()) {
+    Counter = dyn_cast<VarDecl>(Init->getSingleDecl());
+    if (Counter)
+      Start = constantOf(Counter->getInit(), Ctx);
+  } else if (const auto *Assign =
+                 dyn_cast_or_null<BinaryOperator>(For->getInit());
+             Assign && Assign->getOpcode() == BO_Assign) {
+    Counter = namedVariable(Assign->getLHS());
+    Start = constantOf(Assign->getRHS(), Ctx);
+  }
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Counter || !Start || !Cond || !Counter->getType()->isIntegerType() ||
+      namedVariable(Cond->getLHS()) != Counter)
+    return std::nullopt;
+  std::optional<llvm::APSInt> Bound = constantOf(Cond->getRHS(), Ctx);
+  // The step, signed: +1 for `++i`, -C for `i -= C`.
+  std::optional<int64_t> Step;
+  const Expr *Inc =
+      For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *Op = dyn_cast_or_null<UnaryOperator>(Inc);
+      Op && Op->isIncrementDecrementOp() &&
+      namedVariable(Op->getSubExpr()) == Counter)
+    Step = Op->isIncrementOp() ? 1 : -1;
+  else if (const auto *Op = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+           Op && namedVariable(Op->getLHS()) == Counter &&
+           (Op->getOpcode() == BO_AddAssign || Op->getOpcode() == BO_SubAssign))
+    if (std::optional<llvm::APSInt> By = constantOf(Op->getRHS(), Ctx);
+        By && By->getSignificantBits() < 63 && By->getExtValue() > 0)
+      Step = Op->getOpcode() == BO_AddAssign ? By->getExtValue()
+                                             : -By->getExtValue();
+  if (!Bound || !Step || Start->getSignificantBits() > 62 ||
+      Bound->getSignificantBits() > 62 ||
+      isModifiedUnder(Counter, For->getBody()))
+    return std::nullopt;
+  int64_t From = Start->getExtValue(), To = Bound->getExtValue();
+  BinaryOperatorKind Compare = Cond->getOpcode();
+  bool Upward = *Step > 0;
+  if (Compare == BO_LE || Compare == BO_GE)
+    To += Upward ? 1 : -1;
+  bool TowardsBound =
+      Upward ? (Compare == BO_LT || Compare == BO_LE || Compare == BO_NE)
+             : (Compare == BO_GT || Compare == BO_GE || Compare == BO_NE);
+  if (!TowardsBound)
+    return std::nullopt;
+  int64_t Distance = Upward ? To - From : From - To;
+  int64_t Stride = Upward ? *Step : -*Step;
+  if (Distance <= 0)
+    return 0;
+  // `!=` that steps over its bound never stops where it is meant to.
+  if (Compare == BO_NE && Distance % Stride != 0)
+    return std::nullopt;
+  return static_cast<uint64_t>((Distance + Stride - 1) / Stride);
+}
+
+/// How many elements a range-for goes over, when its range says so.
+static std::optional<uint64_t> rangeTripCount(const CXXForRangeStmt *For) {
+  const Expr *Range = For->getRangeInit();
+  if (!Range)
+    return std::nullopt;
+  Range = Range->IgnoreImplicit();
+  if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(Range))
+    Range = List->getSubExpr()->IgnoreImplicit();
+  if (const auto *List = dyn_cast<InitListExpr>(Range))
+    return List->getNumInits();
+  QualType Type = Range->getType().getNonReferenceType();
+  if (const auto *Array =
+          dyn_cast<ConstantArrayType>(Type.getCanonicalType().getTypePtr()))
+    return Array->getSize().getZExtValue();
+  return std::nullopt;
+}
+
+bool runsAFewTimes(const Stmt *Loop, const ASTContext &Ctx) {
+  std::optional<uint64_t> Trips;
+  if (const auto *For = dyn_cast_or_null<ForStmt>(Loop))
+    Trips = countedTripCount(For, Ctx);
+  else if (const auto *For = dyn_cast_or_null<CXXForRangeStmt>(Loop))
+    Trips = rangeTripCount(For);
+  return Trips && *Trips <= MaxFewIterations;
+}
+
 static bool isBackward(const CallExpr *Call) {
   return classifyCall(Call) == TorchCallKind::Backward;
 }
@@ -451,7 +595,9 @@ HostUse FunctionFacts::hostUseOf(const Expr *Copied, unsigned Depth) const {
 
 bool FunctionFacts::hasNestedLoop(const Stmt *Loop) const {
   for (const Stmt *Other : Loops)
-    if (Other != Loop && contains(Loop->getSourceRange(), Other->getBeginLoc()))
+    if (Other != Loop &&
+        contains(Loop->getSourceRange(), Other->getBeginLoc()) &&
+        !runsAFewTimes(Other, Ctx))
       return true;
   return false;
 }
@@ -515,6 +661,17 @@ const Stmt *FunctionFacts::innermostLoopAround(const Stmt *S) const {
   return Innermost;
 }
 
+const Stmt *FunctionFacts::innermostRepeatedLoopAround(const Stmt *S) const {
+  const Stmt *Innermost = nullptr;
+  for (const Stmt *Loop : Loops)
+    if (Loop != S && contains(Loop->getSourceRange(), S->getBeginLoc()) &&
+        !runsAFewTimes(Loop, Ctx) &&
+        (!Innermost ||
+         contains(Innermost->getSourceRange(), Loop->getBeginLoc())))
+      Innermost = Loop;
+  return Innermost;
+}
+
 bool FunctionFacts::isDeclaredInside(const ValueDecl *D,
                                      const Stmt *Loop) const {
   return D && Loop && contains(Loop->getSourceRange(), D->getLocation());
@@ -522,42 +679,7 @@ bool FunctionFacts::isDeclaredInside(const ValueDecl *D,
 
 bool FunctionFacts::isModifiedInside(const ValueDecl *D,
                                      const Stmt *Loop) const {
-  if (!D || !Loop)
-    return false;
-  auto Names = [D](const Expr *E) {
-    const auto *Ref =
-        dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-    return Ref && Ref->getDecl() == D;
-  };
-  bool Modified = false;
-  forEachStmt(Loop, [&](const Stmt *S) {
-    if (const auto *Op = dyn_cast<BinaryOperator>(S))
-      Modified |= Op->isAssignmentOp() && Names(Op->getLHS());
-    else if (const auto *Op = dyn_cast<UnaryOperator>(S))
-      Modified |= Op->isIncrementDecrementOp() && Names(Op->getSubExpr());
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
-      Modified |= Op->isAssignmentOp() && Names(Op->getArg(0));
-    // Element access through a non-const object picks the non-const
-    // overload of `at`, `front`, `back`: it reads all the same.
-    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
-      if (const CXXMethodDecl *Method = Call->getMethodDecl();
-          Method &&
-          !(Method->getIdentifier() &&
-            llvm::is_contained({"at", "front", "back", "begin", "end", "data"},
-                               Method->getName())))
-        Modified |=
-            !Method->isConst() && Names(Call->getImplicitObjectArgument());
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
-        for (unsigned I = 0;
-             I < std::min(Call->getNumArgs(), Callee->getNumParams()); ++I) {
-          QualType T = Callee->getParamDecl(I)->getType();
-          Modified |= T->isReferenceType() &&
-                      !T.getNonReferenceType().isConstQualified() &&
-                      Names(Call->getArg(I));
-        }
-  });
-  return Modified;
+  return isModifiedUnder(D, Loop);
 }
 
 bool FunctionFacts::isDiscardedValue(const Expr *E) const {

@@ -46,6 +46,21 @@ void forEachStmt(const clang::Stmt *S, Callback &&Visit) {
     forEachStmt(Child, Visit);
 }
 
+/// A loop that runs at most this many times whatever the data (the levels
+/// of a feature pyramid, the heads of a network, the terms of a loss) is
+/// straight-line code written once: it costs what the code around it costs.
+constexpr uint64_t MaxFewIterations = 16;
+
+/// Whether Loop runs at most MaxFewIterations times, as its header says: a
+/// `for` that counts a variable, which its body leaves alone, from one
+/// constant to another, or a range-for over a braced list or an array of a
+/// constant size.
+bool runsAFewTimes(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
+
+/// Whether code under Root may change the variable: assigns it, increments
+/// it, calls a non-const method on it or passes it by non-const reference.
+bool isModifiedUnder(const clang::ValueDecl *D, const clang::Stmt *Root);
+
 /// What the host does with a value that a call copies to it (`.item()`).
 enum class HostUse {
   /// Totals, prints or stores it: reading it can wait for the logging
@@ -73,8 +88,12 @@ public:
   bool hasLoopOverData() const;
   /// The innermost loop whose body or header contains S, or null.
   const clang::Stmt *innermostLoopAround(const clang::Stmt *S) const;
-  /// Whether another loop is nested in this one: then this one is an outer
-  /// loop (epochs), and what it does directly runs once per inner pass.
+  /// The innermost loop around S that repeats as often as its data asks:
+  /// one that does not runsAFewTimes. Null when there is none.
+  const clang::Stmt *innermostRepeatedLoopAround(const clang::Stmt *S) const;
+  /// Whether a loop that repeats as often as its data asks is nested in this
+  /// one: then this one is an outer loop (epochs), and what it does directly
+  /// runs once per inner pass. A loop over a few levels or heads is not.
   bool hasNestedLoop(const clang::Stmt *Loop) const;
   /// Whether the loop is an evaluation or inference pass: autograd does not
   /// record there, and each iteration moves data to a device. Reading each

@@ -99,7 +99,7 @@ void demo_gather(TinyGpt &model, const torch::Device &device) {
 // known here, so its read-out loop is reported as before.
 void print_logits(TinyGpt &model, const torch::Device &device) {
   auto logits = model->forward(torch::randn({2, 4, 8}).to(device));
-  for (int64_t t = 0; t < 4; ++t)
+  for (int64_t t = 0; t < logits.size(1); ++t)
     std::cout << logits.index({0, t}) << "\n";
   // CHECK: :[[@LINE-1]]:15: warning: '<<' copies 'logits.index({0, t})' (on 'device') to the host and waits for the device in every iteration; copy the whole result to the host once, before the loop, and read its parts there
 }
@@ -115,9 +115,22 @@ int main() {
   serve(model, device, {torch::randn({1, 6, 8})});
   demo_steps(model, device);
   demo_gather(model, device);
-  // A read-out in `main` itself runs once.
+  // A read-out in `main` itself runs once, even where `main` runs a demo a
+  // few times.
+  for (int run = 0; run < 3; ++run)
+    demo_logits(model, device);
   auto logits = model->forward(torch::randn({2, 4, 8}).to(device));
-  for (int64_t t = 0; t < 4; ++t)
+  for (int64_t t = 0; t < logits.size(1); ++t)
     std::cout << logits.index({1, t}) << "\n";
+  // Per-class accuracy counted one sample at a time, in `main`, inside the
+  // loop over the test batches: a read-out per batch.
+  int correct[16] = {0};
+  for (const auto &batch : std::vector<torch::Tensor>{torch::randn({4, 8})}) {
+    auto hits = model->forward(batch.to(device)).argmax(1) == 3;
+    for (int64_t i = 0; i < hits.size(0); ++i)
+      correct[i] += hits[i].item<int>();
+    // CHECK: :[[@LINE-1]]:29: warning: '.item()' copies 'hits[i]' (on 'device') to the host and waits for the device in every iteration; copy the whole result to the host once, before the loop, and read its parts there
+    // CHECK: :[[@LINE-3]]:5: note: in this loop
+  }
   return 0;
 }
