@@ -662,14 +662,11 @@ const Stmt *FunctionFacts::innermostLoopAround(const Stmt *S) const {
 }
 
 const Stmt *FunctionFacts::innermostRepeatedLoopAround(const Stmt *S) const {
-  const Stmt *Innermost = nullptr;
-  for (const Stmt *Loop : Loops)
-    if (Loop != S && contains(Loop->getSourceRange(), S->getBeginLoc()) &&
-        !runsAFewTimes(Loop, Ctx) &&
-        (!Innermost ||
-         contains(Innermost->getSourceRange(), Loop->getBeginLoc())))
-      Innermost = Loop;
-  return Innermost;
+  // Outward from the innermost loop, past those of a few iterations.
+  const Stmt *Loop = innermostLoopAround(S);
+  while (Loop && runsAFewTimes(Loop, Ctx))
+    Loop = innermostLoopAround(Loop);
+  return Loop;
 }
 
 bool FunctionFacts::isDeclaredInside(const ValueDecl *D,
