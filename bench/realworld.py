@@ -21,7 +21,9 @@ is counted once.
 
 With --project, each repository is also one project (docs/README.md,
 "Functions defined in another file of the project"): `torchtidy --index`
-over its units writes its facts, and each unit is then linted on its own
+over a database of its units alone (the whole program, so that the index
+knows every call of its functions) writes its facts, and each unit is then
+linted on its own
 with them (--project-facts), so that a unit that does not parse is still
 told apart. The index run fills a result cache that the per-unit runs read.
 
@@ -282,9 +284,17 @@ def main():
             index = os.path.join(work, "facts", repo.replace("/", "+")
                                  + ".json")
             os.makedirs(os.path.dirname(index), exist_ok=True)
+            # The repository's own database, linted whole, as its users
+            # would: the index then knows every call of its functions.
+            project = os.path.join(work, "projects", repo.replace("/", "+"))
+            os.makedirs(project, exist_ok=True)
+            with open(os.path.join(project, "compile_commands.json"),
+                      "w") as f:
+                json.dump([e for e in database if e["file"] in set(units)],
+                          f, indent=1)
             done = subprocess.run(
-                [torchtidy, "-p", work, "--level=bug", f"--index={index}",
-                 f"--cache-dir={cache}", "-j", str(args.j), *units],
+                [torchtidy, "-p", project, "--level=bug", f"--index={index}",
+                 f"--cache-dir={cache}", "-j", str(args.j)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             if done.returncode != 0:
                 fail(f"torchtidy --index failed ({done.returncode}) on "

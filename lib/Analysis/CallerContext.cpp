@@ -14,6 +14,20 @@
 using namespace clang;
 
 namespace torchtidy {
+
+bool isCalledOnlyByName(const FunctionDecl *F) {
+  if (F->isMain() || F->isVariadic() || F->isDependentContext() ||
+      F->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+      F->isInvalidDecl())
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+    return !isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(
+               Method) &&
+           !Method->isVirtual() && !Method->getParent()->isLambda() &&
+           !isModuleClass(Method->getParent());
+  return true;
+}
+
 namespace {
 
 const FunctionDecl *canonical(const FunctionDecl *F) {
@@ -22,19 +36,13 @@ const FunctionDecl *canonical(const FunctionDecl *F) {
 
 /// Whether the program can call F only where this unit's main file shows.
 bool isCalledOnlyInMainFile(const FunctionDecl *F, const SourceManager &SM) {
-  if (F->isMain() || F->isVariadic() || F->isDependentContext() ||
-      F->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
-      F->isInvalidDecl())
+  if (!isCalledOnlyByName(F))
     return false;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(F)) {
-    if (isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(Method) ||
-        Method->isVirtual() || Method->getParent()->isLambda() ||
-        isModuleClass(Method->getParent()))
-      return false;
-    // Another unit that includes the class's header can call the method.
-    if (!SM.isInMainFile(SM.getExpansionLoc(Method->getParent()->getLocation())))
-      return false;
-  }
+  // Another unit that includes the class's header can call the method.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F);
+      Method &&
+      !SM.isInMainFile(SM.getExpansionLoc(Method->getParent()->getLocation())))
+    return false;
   for (const FunctionDecl *Redecl : F->redecls())
     if (!SM.isInMainFile(SM.getExpansionLoc(Redecl->getLocation())))
       return false;
@@ -95,9 +103,9 @@ public:
       return true;
     const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
     CalleeExprs.insert(CalleeExpr);
-    // Outside a function (a global's initialiser) or in a template: no
-    // analysis says what the call passes.
-    if (!Caller || Caller->isDependentContext())
+    // Outside a function (a global's initialiser), in a template or in a
+    // header: no analysis here says what the call passes.
+    if (!Caller || Caller->isDependentContext() || InHeader)
       Escaping.insert(Callee);
     else
       Calls[Callee].push_back({Call, Caller, LoopDepth > 0});
@@ -129,6 +137,10 @@ public:
   }
 
   llvm::StringSet<> DependentMemberNames;
+  /// Traversing the user's headers: their code is analysed in every unit
+  /// that includes them, the main file's only in this one, so their calls
+  /// are counted as calls not seen.
+  bool InHeader = false;
 
 private:
   template <typename TraverseFn>
@@ -172,31 +184,38 @@ private:
   unsigned LoopDepth = 0;
 };
 
-/// The declarations at D that are written in the main file, descending
-/// into namespaces and linkage blocks that may hold some.
-void collectMainFileDecls(Decl *D, const SourceManager &SM,
-                          std::vector<Decl *> &Found) {
+/// The declarations at D that are written in the main file, and those in
+/// the user's own headers, descending into namespaces and linkage blocks
+/// that may hold some.
+void collectUserDecls(Decl *D, const SourceManager &SM,
+                      std::vector<Decl *> &InMainFile,
+                      std::vector<Decl *> &InHeaders) {
   if (isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D)) {
     for (Decl *Inner : cast<DeclContext>(D)->decls())
-      collectMainFileDecls(Inner, SM, Found);
+      collectUserDecls(Inner, SM, InMainFile, InHeaders);
     return;
   }
-  if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
-    Found.push_back(D);
+  SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+  if (SM.isInMainFile(Loc))
+    InMainFile.push_back(D);
+  else if (Loc.isValid() && !SM.isInSystemHeader(Loc))
+    InHeaders.push_back(D);
 }
 
 } // namespace
 
 CallSiteIndex::CallSiteIndex(const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  std::vector<Decl *> MainFileDecls;
+  std::vector<Decl *> MainFileDecls, HeaderDecls;
   // The traversal scope is the user's code when a front-end limited it
   // (UserCodeScope.h): LibTorch's declarations are not loaded to be skipped.
   for (Decl *D : Ctx.getTraversalScope())
-    collectMainFileDecls(D, SM, MainFileDecls);
-  llvm::DenseSet<const FunctionDecl *> Escaping;
+    collectUserDecls(D, SM, MainFileDecls, HeaderDecls);
   CallCollector Collector(Ctx, Calls, Escaping);
   for (Decl *D : MainFileDecls)
+    Collector.TraverseDecl(D);
+  Collector.InHeader = true;
+  for (Decl *D : HeaderDecls)
     Collector.TraverseDecl(D);
   LeavesTrainingMode = Collector.DependentMemberNames.contains("eval") ||
                        Collector.DependentMemberNames.contains("train");
@@ -204,13 +223,48 @@ CallSiteIndex::CallSiteIndex(const ASTContext &Ctx) {
     LeavesTrainingMode |= llvm::any_of(Sites, [](const CallSite &Site) {
       return mayEnterEvalMode(Site.Call);
     });
-    bool Seen = !Escaping.contains(Callee) &&
-                isCalledOnlyInMainFile(Callee, SM);
-    if (Seen && isa<CXXMethodDecl>(Callee) &&
+    // `obj.update(x)` in a template may call any method so named.
+    if (isa<CXXMethodDecl>(Callee) &&
         Collector.DependentMemberNames.contains(Callee->getNameAsString()))
-      Seen = false;
-    AllCallsSeen[Callee] = Seen;
+      Escaping.insert(Callee);
   }
+  for (auto &[Callee, Sites] : Calls)
+    AllCallsSeen[Callee] =
+        !Escaping.contains(Callee) && isCalledOnlyInMainFile(Callee, SM);
+}
+
+void CallSiteIndex::setCallsElsewhereKnown(
+    std::function<bool(const FunctionDecl *)> Known) {
+  CallsElsewhereKnown = std::move(Known);
+}
+
+const std::vector<CallSite> *
+CallSiteIndex::callsHereOf(const FunctionDecl *F) const {
+  static const std::vector<CallSite> None;
+  F = canonical(F);
+  if (Escaping.contains(F))
+    return nullptr;
+  auto It = Calls.find(F);
+  return It == Calls.end() ? &None : &It->second;
+}
+
+std::vector<const FunctionDecl *> CallSiteIndex::calledOrReferenced() const {
+  std::vector<const FunctionDecl *> Functions;
+  for (const auto &Entry : Calls)
+    Functions.push_back(Entry.first);
+  for (const FunctionDecl *F : Escaping)
+    if (!Calls.count(F))
+      Functions.push_back(F);
+  return Functions;
+}
+
+const std::vector<CallSite> *
+CallSiteIndex::contextCallsOf(const FunctionDecl *F) const {
+  if (const std::vector<CallSite> *Sites = allCallsOf(F))
+    return Sites;
+  if (CallsElsewhereKnown && CallsElsewhereKnown(canonical(F)))
+    return callsHereOf(F);
+  return nullptr;
 }
 
 const std::vector<CallSite> *
@@ -228,7 +282,7 @@ CallSiteIndex::contextDepth(const FunctionDecl *F) const {
   auto Known = Depths.find(F);
   if (Known != Depths.end())
     return Known->second;
-  const std::vector<CallSite> *Sites = allCallsOf(F);
+  const std::vector<CallSite> *Sites = contextCallsOf(F);
   if (!Sites)
     return Depths[F] = 0u;
   Depths[F] = std::nullopt; // Being computed: a chain back to F recurses.

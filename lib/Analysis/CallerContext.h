@@ -6,8 +6,10 @@
 // tensor every caller passes as X. A parameter's context is the arguments of
 // every call of the function, joined, as each caller's own analysis knew
 // them at the call; it is used only where those are all the calls the
-// program can make. Anything else keeps its parameters unknown, as a
-// function without context always has.
+// program can make: the calls in the unit's main file of a function no
+// other file can call, or those and the calls the project's other units
+// make (ProjectFacts.h), where the project knows them all. Anything else
+// keeps its parameters unknown, as a function without context always has.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -40,11 +44,23 @@ struct CallSite {
   bool InLoop = false;
 };
 
-/// Every call that the main file of a unit makes of each of its functions,
-/// and which functions those are all the calls of.
+/// Whether F is called only by its name, where calls of it can be seen: it
+/// is no entry point, no variadic function, no template, no virtual method,
+/// no constructor and no lambda, and no method of a module class (which
+/// LibTorch's own code calls too).
+bool isCalledOnlyByName(const clang::FunctionDecl *F);
+
+/// Every call that the main file of a unit makes of each function, and
+/// which functions those are all the calls of.
 class CallSiteIndex {
 public:
   explicit CallSiteIndex(const clang::ASTContext &Ctx);
+
+  /// Says of a function the program can call from other units whether the
+  /// project knows every call they make of it (UnitAnalysis.h): then the
+  /// calls here, with those, are all the calls of it.
+  void setCallsElsewhereKnown(
+      std::function<bool(const clang::FunctionDecl *)> Known);
 
   /// The calls of F when they are all the calls the program makes of it:
   /// F is declared in the main file only (no header lets another unit call
@@ -53,9 +69,24 @@ public:
   /// from a template. Null otherwise.
   const std::vector<CallSite> *allCallsOf(const clang::FunctionDecl *F) const;
 
-  /// Whether F's context can be computed: allCallsOf(F) is known and every
-  /// caller, up the chain, either has no context of its own or can have
-  /// one, within MaxCallerChain functions and without coming back to F.
+  /// The calls the main file makes of F, wherever F is declared; null when
+  /// the main file also refers to F otherwise (takes its address, calls it
+  /// from a template), so that not every call of it is seen.
+  const std::vector<CallSite> *callsHereOf(const clang::FunctionDecl *F) const;
+
+  /// The calls here of F that, with the calls other units make where the
+  /// project knows them (setCallsElsewhereKnown), are all the calls the
+  /// program makes of it; null when they are not.
+  const std::vector<CallSite> *
+  contextCallsOf(const clang::FunctionDecl *F) const;
+
+  /// Every function the main file calls or refers to.
+  std::vector<const clang::FunctionDecl *> calledOrReferenced() const;
+
+  /// Whether F's context can be computed: contextCallsOf(F) is known and
+  /// every caller here, up the chain, either has no context of its own or
+  /// can have one, within MaxCallerChain functions and without coming back
+  /// to F.
   bool hasContext(const clang::FunctionDecl *F) const;
 
   /// Whether F runs a fixed number of times in a run of the program,
@@ -77,7 +108,10 @@ private:
   std::optional<unsigned> contextDepth(const clang::FunctionDecl *F) const;
 
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallSite>> Calls;
+  /// Functions the main file refers to other than by a call it can follow.
+  llvm::DenseSet<const clang::FunctionDecl *> Escaping;
   llvm::DenseMap<const clang::FunctionDecl *, bool> AllCallsSeen;
+  std::function<bool(const clang::FunctionDecl *)> CallsElsewhereKnown;
   bool LeavesTrainingMode = false;
   /// contextDepth's answers; a function being computed maps to "none",
   /// which is the answer for a chain that comes back to it.

@@ -250,9 +250,14 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
                          /*IsContainer=*/true);
     return AbstractValue::unknown();
   default: {
+    // What a call of the user's function passes: the context of its body,
+    // here or in the unit that defines it (CallerContext.h).
     if (Reporting)
       if (const FunctionDecl *Callee = Call->getDirectCallee();
-          Callee && Callee->hasBody()) {
+          Callee &&
+          (Callee->hasBody() || !Ctx.getSourceManager().isInSystemHeader(
+                                    Ctx.getSourceManager().getExpansionLoc(
+                                        Callee->getLocation())))) {
         Result.ArgumentsPassed[Call].assign(ArgValues.begin(), ArgValues.end());
         std::vector<ObjectFieldValues> &Objects =
             Result.ObjectFieldsPassed[Call];

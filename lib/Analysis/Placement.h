@@ -202,6 +202,7 @@ struct Origin {
     /// module built from them, which holds it as a buffer. Loc: the setter
     /// call. Subject: the tensor as written, Detail: the setter ("weight").
     HeldByOptions,
+    LastKind = HeldByOptions,
   };
   Kind K;
   clang::SourceLocation Loc;

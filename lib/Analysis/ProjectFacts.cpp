@@ -49,10 +49,41 @@ ProjectFacts::summaryOf(llvm::StringRef Name,
   return Found ? std::optional<std::string>(*Found) : std::nullopt;
 }
 
+std::optional<std::string> ProjectFacts::callsOf(llvm::StringRef Name) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (!WholeProgram)
+    return std::nullopt;
+  if (auto Incomplete = Providers.find(IncompleteUnitFact);
+      Incomplete != Providers.end() && !Incomplete->second.empty())
+    return std::nullopt;
+  llvm::json::Array Facts;
+  if (auto It = Providers.find(Name); It != Providers.end())
+    for (const auto &[File, Fact] : It->second) // Sorted by unit.
+      Facts.push_back(llvm::json::Array{File, Fact});
+  std::string Text;
+  llvm::raw_string_ostream Out(Text);
+  Out << llvm::json::Value(std::move(Facts));
+  return Text;
+}
+
+void ProjectFacts::setWholeProgram(bool Whole) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  WholeProgram = Whole;
+}
+
+bool ProjectFacts::isWholeProgram() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return WholeProgram;
+}
+
 bool ProjectFacts::changedSince(const UnitFacts &Unit) const {
-  for (const auto &[Name, Digest] : Unit.Used)
-    if (factDigest(summaryOf(Name)) != Digest)
+  for (const auto &[Name, Digest] : Unit.Used) {
+    std::optional<std::string> Now =
+        llvm::StringRef(Name).starts_with(CallsFactPrefix) ? callsOf(Name)
+                                                           : summaryOf(Name);
+    if (factDigest(Now) != Digest)
       return true;
+  }
   return false;
 }
 
@@ -87,6 +118,7 @@ void ProjectFacts::writeIndex(llvm::raw_ostream &Out) const {
   llvm::json::OStream Json(Out, /*IndentSize=*/1);
   Json.object([&] {
     Json.attribute(IndexFormat, IndexVersion);
+    Json.attribute("whole-program", WholeProgram);
     Json.attributeArray("units", [&] {
       for (const auto &Unit : NamesOf) {
         const std::string &File = Unit.first;
@@ -127,6 +159,8 @@ llvm::Error ProjectFacts::readIndex(llvm::StringRef Path) {
     return Fail("is an index of version " + llvm::Twine(*Version) +
                 "; this torchtidy reads version " + llvm::Twine(IndexVersion) +
                 " (run torchtidy --index again)");
+  // An index of every unit gives the calls of the project's functions.
+  setWholeProgram(Root->getBoolean("whole-program").value_or(false));
   const llvm::json::Array *Units = Root->getArray("units");
   if (!Units)
     return Fail("has no \"units\"");

@@ -14,6 +14,15 @@
 // This file is the project's store of facts and how they are named; what a
 // unit provides and reads is the unit's analysis (UnitAnalysis.h).
 //
+// The other direction, callers' context (CallerContext.h): each unit also
+// provides, per function of another unit that it calls, what its calls pass
+// (a calls fact, named "calls:" and the function's mangled name), and the
+// unit that defines the function joins them. That they are all the calls
+// the program makes holds only when the project is the whole program (every
+// unit of the compilation database is linted, or the index was written from
+// all of them) and every unit parsed: a unit with an error in it says so
+// (IncompleteUnitFact), and what any unit's calls pass is then unknown.
+//
 // The single-file front-ends (the clang-tidy module, the compiler plugin)
 // read the same facts from an index that `torchtidy --index` wrote. Without
 // project facts, or for a function no unit of the project defines, such a
@@ -46,6 +55,12 @@ struct UnitFacts {
   std::map<std::string, std::string> Used;
 };
 
+/// The prefix of a calls fact's name.
+inline constexpr llvm::StringLiteral CallsFactPrefix = "calls:";
+/// The fact a unit provides when its parse had errors: it may make calls its
+/// facts do not show.
+inline constexpr llvm::StringLiteral IncompleteUnitFact = "unit:incomplete";
+
 /// The summaries every unit of a project provides, each unit named by the
 /// real path of its main file. Units analysed in parallel read it while
 /// others' results are added: it is thread-safe.
@@ -61,6 +76,17 @@ public:
   /// known.
   std::optional<std::string> summaryOf(llvm::StringRef Name,
                                        llvm::StringRef ExceptFile = "") const;
+  /// Every unit's calls fact of a mangled name as one text (a JSON array of
+  /// [unit, fact] pairs, sorted by unit): "[]" when no unit calls the
+  /// function. None when these are not all the units of the program, or one
+  /// of them did not parse. (The unit that defines the function provides no
+  /// calls fact of it: it sees its own calls.)
+  std::optional<std::string> callsOf(llvm::StringRef Name) const;
+  /// Says that the units that provide facts are, or are not, every unit of
+  /// the program (callsOf).
+  void setWholeProgram(bool Whole);
+  bool isWholeProgram() const;
+
   /// Whether an analysis that read these facts would now read others.
   bool changedSince(const UnitFacts &Unit) const;
   /// The units that provide a fact of this name.
@@ -82,6 +108,7 @@ private:
   /// Per mangled name, per providing unit, the summary.
   llvm::StringMap<std::map<std::string, std::string>> Providers;
   std::map<std::string, std::vector<std::string>> NamesOf;
+  bool WholeProgram = false;
 };
 
 /// The name of the unit whose main file is at Path: its real path (Path

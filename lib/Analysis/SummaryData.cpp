@@ -85,10 +85,30 @@ public:
     return json::Array{std::string(Path), Sources.getFileOffset(Loc)};
   }
 
+  json::Value value(const AbstractValue &V) {
+    json::Array Origins, Elements;
+    for (const Origin &O : V.Origins)
+      Origins.push_back(origin(O));
+    for (const AbstractValue &Element : V.Elements)
+      Elements.push_back(value(Element));
+    json::Object Result{
+        {"w", placement(V.Where)},       {"z", V.ZeroDim},
+        {"g", static_cast<int>(V.Grad)}, {"m", static_cast<int>(V.Memory)},
+        {"o", std::move(Origins)},       {"f", V.FromFailingOp},
+        {"e", std::move(Elements)},      {"mz", V.MaybeZeroDim}};
+    if (V.Rank)
+      Result["rk"] = *V.Rank;
+    return Result;
+  }
+
 private:
   std::optional<unsigned> parameterIndex(const ValueDecl *D) {
     const auto *Parm = dyn_cast_or_null<ParmVarDecl>(D);
-    if (!Parm || Parm->getDeclContext() != Definition)
+    // A parameter of any declaration of the function: callers name the
+    // callee's parameters by the declaration they call.
+    const auto *Of =
+        Parm ? dyn_cast<FunctionDecl>(Parm->getDeclContext()) : nullptr;
+    if (!Of || Of->getCanonicalDecl() != Definition->getCanonicalDecl())
       return std::nullopt;
     return Parm->getFunctionScopeIndex();
   }
@@ -117,19 +137,6 @@ private:
              Field && Field->getParent() == classOf(Definition))
       Result["f"] = Field->getName();
     return Result;
-  }
-
-  json::Value value(const AbstractValue &V) {
-    json::Array Origins, Elements;
-    for (const Origin &O : V.Origins)
-      Origins.push_back(origin(O));
-    for (const AbstractValue &Element : V.Elements)
-      Elements.push_back(value(Element));
-    return json::Object{
-        {"w", placement(V.Where)},       {"z", V.ZeroDim},
-        {"g", static_cast<int>(V.Grad)}, {"m", static_cast<int>(V.Memory)},
-        {"o", std::move(Origins)},       {"f", V.FromFailingOp},
-        {"e", std::move(Elements)}};
   }
 
   const FunctionDecl *Definition;
@@ -221,6 +228,39 @@ public:
     return Sources.getComposedLoc(ID, static_cast<unsigned>(*Offset));
   }
 
+  AbstractValue value(const json::Value *V) {
+    const json::Object *O = V ? V->getAsObject() : nullptr;
+    if (!O) {
+      Ok = false;
+      return AbstractValue::unknown();
+    }
+    AbstractValue Result;
+    Result.Where = placement(O->get("w"));
+    Result.ZeroDim = boolean(O->get("z"));
+    Result.Grad = static_cast<GradHistory>(
+        integer(O->get("g"), 0, static_cast<int>(GradHistory::Leaf))
+            .value_or(0));
+    Result.Memory = static_cast<HostMemory>(
+        integer(O->get("m"), 0, static_cast<int>(HostMemory::Pinned))
+            .value_or(0));
+    for (const json::Value &Step : array(O->get("o")))
+      Result.Origins.push_back(origin(&Step));
+    Result.FromFailingOp = boolean(O->get("f"));
+    for (const json::Value &Element : array(O->get("e")))
+      Result.Elements.push_back(value(&Element));
+    Result.MaybeZeroDim = boolean(O->get("mz"));
+    if (O->get("rk"))
+      if (std::optional<int64_t> Rank = integer(O->get("rk"), 0, 64))
+        Result.Rank = static_cast<unsigned>(*Rank);
+    return Result;
+  }
+
+  std::string string(const json::Value *V) {
+    std::optional<llvm::StringRef> S = V ? V->getAsString() : std::nullopt;
+    Ok = Ok && S;
+    return S ? S->str() : std::string();
+  }
+
 private:
   const json::Array &array(const json::Value *V) {
     static const json::Array Empty;
@@ -245,11 +285,6 @@ private:
     Ok = Ok && B;
     return B.value_or(false);
   }
-  std::string string(const json::Value *V) {
-    std::optional<llvm::StringRef> S = V ? V->getAsString() : std::nullopt;
-    Ok = Ok && S;
-    return S ? S->str() : std::string();
-  }
   std::optional<int64_t> integer(const json::Value *V, int64_t Low,
                                  int64_t High) {
     std::optional<int64_t> I = V ? V->getAsInteger() : std::nullopt;
@@ -272,8 +307,8 @@ private:
       Ok = false;
       return {Origin::Kind::Factory, {}, "", "", ""};
     }
-    std::optional<int64_t> Kind = integer(
-        O->get("k"), 0, static_cast<int>(Origin::Kind::ModuleParameters));
+    std::optional<int64_t> Kind =
+        integer(O->get("k"), 0, static_cast<int>(Origin::Kind::LastKind));
     return {static_cast<Origin::Kind>(Kind.value_or(0)), location(O->get("l")),
             string(O->get("s")), string(O->get("d")), string(O->get("w"))};
   }
@@ -321,29 +356,6 @@ private:
             P.DeviceVar = Field;
     }
     return P;
-  }
-
-  AbstractValue value(const json::Value *V) {
-    const json::Object *O = V ? V->getAsObject() : nullptr;
-    if (!O) {
-      Ok = false;
-      return AbstractValue::unknown();
-    }
-    AbstractValue Result;
-    Result.Where = placement(O->get("w"));
-    Result.ZeroDim = boolean(O->get("z"));
-    Result.Grad = static_cast<GradHistory>(
-        integer(O->get("g"), 0, static_cast<int>(GradHistory::Leaf))
-            .value_or(0));
-    Result.Memory = static_cast<HostMemory>(
-        integer(O->get("m"), 0, static_cast<int>(HostMemory::Pinned))
-            .value_or(0));
-    for (const json::Value &Step : array(O->get("o")))
-      Result.Origins.push_back(origin(&Step));
-    Result.FromFailingOp = boolean(O->get("f"));
-    for (const json::Value &Element : array(O->get("e")))
-      Result.Elements.push_back(value(&Element));
-    return Result;
   }
 
   const FunctionDecl *Declaration;
@@ -411,6 +423,63 @@ readModuleParameters(llvm::StringRef Text, SourceManager &Sources,
   Fact.Constructor = Read.location(Object->get("ctor"));
   llvm::append_range(OpenedForNotes, Read.OpenedForNotes);
   return Fact;
+}
+
+/// What a calls fact says when the unit's calls of the function are not all
+/// seen.
+static constexpr llvm::StringLiteral EscapingCalls = "{\"escapes\":true}";
+
+std::string
+writeCallsFact(llvm::ArrayRef<std::optional<PassedArgument>> Parameters,
+               const FunctionDecl *Callee, const SourceManager &Sources) {
+  Writer Write(Callee, Sources);
+  json::Array Written;
+  for (const std::optional<PassedArgument> &Passed : Parameters)
+    Written.push_back(
+        Passed ? json::Value(json::Object{{"v", Write.value(Passed->Value)},
+                                          {"at", Write.location(Passed->At)},
+                                          {"by", Passed->Caller}})
+               : json::Value(nullptr));
+  std::string Text;
+  llvm::raw_string_ostream Out(Text);
+  Out << json::Value(json::Object{{"params", std::move(Written)}});
+  return Text;
+}
+
+std::string writeEscapingCallsFact() { return EscapingCalls.str(); }
+
+std::optional<std::vector<std::optional<PassedArgument>>>
+readCallsFact(llvm::StringRef Text, const FunctionDecl *Definition,
+              SourceManager &Sources,
+              std::vector<std::string> &OpenedForNotes) {
+  llvm::Expected<json::Value> Parsed = json::parse(Text);
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return std::nullopt;
+  }
+  const json::Object *Object = Parsed->getAsObject();
+  const json::Array *Written = Object ? Object->getArray("params") : nullptr;
+  // The same function has as many parameters in every unit.
+  if (!Written || Written->size() != Definition->getNumParams())
+    return std::nullopt;
+  Reader Read(Definition, Sources);
+  std::vector<std::optional<PassedArgument>> Parameters;
+  for (const json::Value &Entry : *Written) {
+    const json::Object *Fields = Entry.getAsObject();
+    if (!Fields) {
+      Parameters.push_back(std::nullopt);
+      continue;
+    }
+    PassedArgument Passed;
+    Passed.Value = Read.value(Fields->get("v"));
+    Passed.At = Read.location(Fields->get("at"));
+    Passed.Caller = Read.string(Fields->get("by"));
+    Parameters.push_back(std::move(Passed));
+  }
+  llvm::append_range(OpenedForNotes, Read.OpenedForNotes);
+  if (!Read.Ok)
+    return std::nullopt;
+  return Parameters;
 }
 
 } // namespace torchtidy

@@ -60,6 +60,37 @@ std::optional<ModuleParametersFact>
 readModuleParameters(llvm::StringRef Text, clang::SourceManager &Sources,
                      std::vector<std::string> &OpenedForNotes);
 
+/// What the calls one unit makes of a function of another unit pass one of
+/// its parameters: their arguments, joined; where the first of them passes
+/// it; and the function that makes that call.
+struct PassedArgument {
+  AbstractValue Value;
+  clang::SourceLocation At;
+  std::string Caller;
+};
+
+/// What a unit's calls of Callee pass it (CallerContext.h), as JSON text:
+/// per parameter, the joined arguments, or none where they are unknown. A
+/// value's device is named only by a parameter of Callee (the caller passed
+/// its device variable along); any other name is the caller's own.
+std::string
+writeCallsFact(llvm::ArrayRef<std::optional<PassedArgument>> Parameters,
+               const clang::FunctionDecl *Callee,
+               const clang::SourceManager &Sources);
+
+/// The calls fact of a unit that refers to the function other than by calls
+/// its analysis follows (takes its address, calls it from a template).
+std::string writeEscapingCallsFact();
+
+/// The fact that writeCallsFact wrote, in terms of Definition's parameters,
+/// with its places in Sources (as readSummary). None when the unit's calls
+/// are not all seen, or the text is not such a fact or does not fit
+/// Definition.
+std::optional<std::vector<std::optional<PassedArgument>>>
+readCallsFact(llvm::StringRef Text, const clang::FunctionDecl *Definition,
+              clang::SourceManager &Sources,
+              std::vector<std::string> &OpenedForNotes);
+
 } // namespace torchtidy
 
 #endif // TORCHTIDY_ANALYSIS_SUMMARYDATA_H

@@ -4,11 +4,13 @@
 #include "Analysis/ClassFields.h"
 #include "Analysis/ModuleMembers.h"
 #include "Analysis/ProjectFacts.h"
+#include "Analysis/SummaryData.h"
 #include "Model/Modules.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/JSON.h"
 
 #include <cassert>
 #include <mutex>
@@ -114,8 +116,11 @@ UnitAnalysis::deviceFlowOf(const FunctionDecl *Function) {
 }
 
 const CallSiteIndex &UnitAnalysis::callSites() {
-  if (!CallSites)
+  if (!CallSites) {
     CallSites = std::make_unique<CallSiteIndex>(Ctx);
+    CallSites->setCallsElsewhereKnown(
+        [this](const FunctionDecl *F) { return projectCallsOf(F) != nullptr; });
+  }
   return *CallSites;
 }
 
@@ -139,6 +144,40 @@ static ObjectFieldValues joinObjectFields(const ObjectFieldValues &A,
   return Joined;
 }
 
+/// Whether a parameter takes the placement its callers' arguments have: a
+/// tensor, a module, module options, or a device (not tensor options, which
+/// say more than where).
+static bool takesCallersPlacement(const ParmVarDecl *Parm) {
+  TorchValueKind Kind = classifyType(Parm->getType());
+  return Kind == TorchValueKind::Tensor || Kind == TorchValueKind::Module ||
+         Kind == TorchValueKind::ModuleOptions ||
+         (Kind == TorchValueKind::DeviceSpec &&
+          !isTensorOptionsType(Parm->getType()));
+}
+
+/// A caller's argument for Parm, as the function sees it: a known placement
+/// comes from the parameter, and the call that passed it leads its history.
+static AbstractValue passedByCaller(AbstractValue Arg, const ParmVarDecl *Parm,
+                                    llvm::StringRef Subject, SourceLocation At,
+                                    llvm::StringRef CallerName) {
+  if (Arg.Where.State == Placement::Knowledge::Unset)
+    return AbstractValue::unknown();
+  if (Arg.Where.isKnown()) {
+    Arg.Where.FromParameter = Parm;
+    Arg.addOrigin({Origin::Kind::PassedByCaller, At, Subject.str(),
+                   CallerName.str(), Arg.Where.describe()});
+  }
+  return Arg;
+}
+
+/// How a caller is named in a note: "a lambda" for a lambda's body.
+static std::string callerName(const FunctionDecl *Caller) {
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Caller);
+      Method && Method->getParent()->isLambda())
+    return "a lambda";
+  return Caller->getNameAsString();
+}
+
 const CallerContext *
 UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   assert(&Function->getASTContext() == &Ctx && "a function of another unit");
@@ -157,7 +196,7 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   Context->ObjectFields.assign(NumParams, {});
   std::vector<bool> Reached(NumParams, false);
   bool EveryCallSeen = true;
-  for (const CallSite &Site : *CallSites->allCallsOf(Key)) {
+  for (const CallSite &Site : *CallSites->contextCallsOf(Key)) {
     const DeviceFlowResult &Flow = deviceFlowOf(Site.Caller);
     auto Passed = Flow.ArgumentsPassed.find(Site.Call);
     // A call the caller's analysis never reached (dead code, a gave-up
@@ -167,10 +206,7 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
       break;
     }
     unsigned First = firstParameterArgument(Site.Call);
-    std::string CallerName = Site.Caller->getNameAsString();
-    if (const auto *Method = dyn_cast<CXXMethodDecl>(Site.Caller);
-        Method && Method->getParent()->isLambda())
-      CallerName = "a lambda";
+    std::string CallerName = callerName(Site.Caller);
     auto Objects = Flow.ObjectFieldsPassed.find(Site.Call);
     for (unsigned I = 0; I < NumParams; ++I) {
       const ParmVarDecl *Parm = Definition->getParamDecl(I);
@@ -194,29 +230,39 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
         Reached[I] = true;
         continue;
       }
-      TorchValueKind Kind = classifyType(Parm->getType());
-      bool Placeable = Kind == TorchValueKind::Tensor ||
-                       Kind == TorchValueKind::Module ||
-                       Kind == TorchValueKind::ModuleOptions ||
-                       (Kind == TorchValueKind::DeviceSpec &&
-                        !isTensorOptionsType(Parm->getType()));
-      if (!Placeable || I + First >= Passed->second.size())
+      if (!takesCallersPlacement(Parm) || I + First >= Passed->second.size())
         continue;
-      AbstractValue Arg = Passed->second[I + First];
-      if (Arg.Where.State == Placement::Knowledge::Unset)
-        Arg = AbstractValue::unknown();
-      if (Arg.Where.isKnown()) {
-        Arg.Where.FromParameter = Parm;
-        Arg.addOrigin({Origin::Kind::PassedByCaller,
-                       Site.Call->getArg(I + First)->getBeginLoc(),
-                       Parm->getNameAsString(), CallerName,
-                       Arg.Where.describe()});
-      }
+      AbstractValue Arg = passedByCaller(
+          Passed->second[I + First], Parm, Parm->getNameAsString(),
+          Site.Call->getArg(I + First)->getBeginLoc(), CallerName);
       Context->Parameters[I] =
           Reached[I] ? Context->Parameters[I].join(Arg) : Arg;
       Reached[I] = true;
     }
   }
+  // What the project's other units pass, where the calls here are not all
+  // the calls of the function.
+  if (EveryCallSeen && !CallSites->allCallsOf(Key))
+    for (const std::vector<std::optional<PassedArgument>> &Unit :
+         *projectCallsOf(Key))
+      for (unsigned I = 0; I < NumParams; ++I) {
+        const ParmVarDecl *Parm = Definition->getParamDecl(I);
+        // What the other units' objects hold is not carried.
+        if (plainUserClassOf(Parm->getType().getNonReferenceType())) {
+          Context->ObjectFields[I].clear();
+          continue;
+        }
+        if (!takesCallersPlacement(Parm))
+          continue;
+        AbstractValue Arg =
+            Unit[I]
+                ? passedByCaller(Unit[I]->Value, Parm, Parm->getNameAsString(),
+                                 Unit[I]->At, Unit[I]->Caller)
+                : AbstractValue::unknown();
+        Context->Parameters[I] =
+            Reached[I] ? Context->Parameters[I].join(Arg) : Arg;
+        Reached[I] = true;
+      }
   if (!EveryCallSeen)
     Context.reset();
   std::unique_ptr<CallerContext> &Slot = CallerContexts[Key];
@@ -337,6 +383,120 @@ UnitAnalysis::projectSummaryOf(const FunctionDecl *Declaration) {
   return Slot.get();
 }
 
+const std::vector<std::vector<std::optional<PassedArgument>>> *
+UnitAnalysis::projectCallsOf(const FunctionDecl *Function) {
+  if (!Facts)
+    return nullptr;
+  Function = Function->getCanonicalDecl();
+  auto [Known, New] = ProjectCalls.try_emplace(Function);
+  if (!New)
+    return Known->second ? &*Known->second : nullptr;
+  // Only the unit that defines the function joins what the others pass it.
+  const FunctionDecl *Definition = Function->getDefinition();
+  if (!Definition || !isCalledOnlyByName(Function))
+    return nullptr;
+  std::optional<std::string> Name = projectName(Function);
+  if (!Name)
+    return nullptr;
+  // Two units that define it (two programs in one database): which one a
+  // call runs is not known, nor which calls reach this one.
+  if (llvm::any_of(Facts->providersOf(*Name),
+                   [&](const std::string &Unit) { return Unit != unitName(); }))
+    return nullptr;
+  std::string FactName = std::string(CallsFactPrefix) + *Name;
+  std::optional<std::string> Text = Facts->callsOf(FactName);
+  recordUsed(FactName, Text);
+  if (!Text)
+    return nullptr;
+  llvm::Expected<llvm::json::Value> Units = llvm::json::parse(*Text);
+  if (!Units) {
+    llvm::consumeError(Units.takeError());
+    return nullptr;
+  }
+  const llvm::json::Array *Providers = Units->getAsArray();
+  if (!Providers)
+    return nullptr;
+  std::vector<std::vector<std::optional<PassedArgument>>> Calls;
+  for (const llvm::json::Value &Unit : *Providers) {
+    const llvm::json::Array *Pair = Unit.getAsArray();
+    std::optional<llvm::StringRef> Fact =
+        Pair && Pair->size() == 2 ? (*Pair)[1].getAsString() : std::nullopt;
+    std::optional<std::vector<std::optional<PassedArgument>>> Passed =
+        Fact ? readCallsFact(*Fact, Definition, Ctx.getSourceManager(),
+                             OpenedForNotes)
+             : std::nullopt;
+    // A unit whose calls are not all seen: neither are the program's.
+    if (!Passed)
+      return nullptr;
+    Calls.push_back(std::move(*Passed));
+  }
+  std::optional<std::vector<std::vector<std::optional<PassedArgument>>>> &Slot =
+      ProjectCalls[Function]; // The map may have grown meanwhile.
+  Slot = std::move(Calls);
+  return &*Slot;
+}
+
+/// A caller's argument as the callee's unit can read it (writeCallsFact): a
+/// device named by the caller's own variable is named by the callee's
+/// parameter when the call passes that variable there, and by nothing
+/// otherwise.
+static AbstractValue asPassedTo(AbstractValue Arg, const CallExpr *Call,
+                                const FunctionDecl *Callee) {
+  Arg.Where.FromParameter = nullptr;
+  const NamedDecl *Var = Arg.Where.DeviceVar;
+  Arg.Where.DeviceVar = nullptr;
+  unsigned First = firstParameterArgument(Call);
+  for (unsigned I = First; Var && I < Call->getNumArgs(); ++I) {
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(Call->getArg(I)->IgnoreParenImpCasts());
+    if (Ref && Ref->getDecl() == Var && I - First < Callee->getNumParams()) {
+      Arg.Where.DeviceVar = Callee->getParamDecl(I - First);
+      break;
+    }
+  }
+  for (AbstractValue &Element : Arg.Elements)
+    Element = asPassedTo(std::move(Element), Call, Callee);
+  return Arg;
+}
+
+std::string UnitAnalysis::callsFactOf(const FunctionDecl *Callee) {
+  const std::vector<CallSite> *Sites = callSites().callsHereOf(Callee);
+  if (!Sites)
+    return writeEscapingCallsFact();
+  unsigned NumParams = Callee->getNumParams();
+  std::vector<std::optional<PassedArgument>> Parameters(NumParams);
+  std::vector<bool> Reached(NumParams, false);
+  for (const CallSite &Site : *Sites) {
+    const DeviceFlowResult &Flow = deviceFlowOf(Site.Caller);
+    auto Passed = Flow.ArgumentsPassed.find(Site.Call);
+    unsigned First = firstParameterArgument(Site.Call);
+    for (unsigned I = 0; I < NumParams; ++I) {
+      // A call the caller's analysis never reached passes what is unknown.
+      bool Known = Passed != Flow.ArgumentsPassed.end() &&
+                   I + First < Passed->second.size() &&
+                   takesCallersPlacement(Callee->getParamDecl(I));
+      AbstractValue Arg =
+          Known ? asPassedTo(Passed->second[I + First], Site.Call, Callee)
+                : AbstractValue::unknown();
+      if (Arg.Where.State == Placement::Knowledge::Unset)
+        Arg = AbstractValue::unknown();
+      if (!Reached[I])
+        Parameters[I] =
+            PassedArgument{Arg,
+                           I + First < Site.Call->getNumArgs()
+                               ? Site.Call->getArg(I + First)->getBeginLoc()
+                               : Site.Call->getBeginLoc(),
+                           callerName(Site.Caller)};
+      else if (Parameters[I])
+        Parameters[I]->Value = Parameters[I]->Value.join(Arg);
+      Reached[I] = true;
+      if (Parameters[I] && !Parameters[I]->Value.Where.isKnown())
+        Parameters[I].reset();
+    }
+  }
+  return writeCallsFact(Parameters, Callee, Ctx.getSourceManager());
+}
+
 std::optional<ModuleParametersFact>
 UnitAnalysis::moduleParametersOf(const CXXRecordDecl *ModuleClass) {
   if (std::optional<bool> Seen = moduleHoldsParameters(ModuleClass))
@@ -391,6 +551,17 @@ std::map<std::string, std::string> UnitAnalysis::providedFacts() {
     if (std::optional<bool> Holds =
             moduleHoldsParameters(Constructor->getParent()))
       Provided[*FactName] = writeModuleParameters(*Holds, Constructor, Sources);
+  }
+  // What this unit's calls pass the functions other units define that take
+  // a tensor, a module or a device.
+  for (const FunctionDecl *Callee : callSites().calledOrReferenced()) {
+    if (Callee->isDefined() || !isCalledOnlyByName(Callee) ||
+        Sources.isInSystemHeader(
+            Sources.getExpansionLoc(Callee->getLocation())) ||
+        llvm::none_of(Callee->parameters(), takesCallersPlacement))
+      continue;
+    if (std::optional<std::string> Name = projectName(Callee))
+      Provided[std::string(CallsFactPrefix) + *Name] = callsFactOf(Callee);
   }
   return Provided;
 }

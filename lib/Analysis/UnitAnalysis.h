@@ -102,6 +102,14 @@ public:
   const FunctionSummary *
   projectSummaryOf(const clang::FunctionDecl *Declaration);
 
+  /// What the calls that the project's other units make of a function this
+  /// unit defines pass it: per unit, per parameter (none where unknown).
+  /// Null when they are not known to be all the calls of it other than this
+  /// unit's (ProjectFacts::callsOf), or when the function can be called
+  /// other than by its name. Recorded as used.
+  const std::vector<std::vector<std::optional<PassedArgument>>> *
+  projectCallsOf(const clang::FunctionDecl *Function);
+
   /// Whether a module class holds parameters: what this unit shows
   /// (moduleHoldsParameters in Model/Modules.h), else, when that rests on a
   /// constructor in another file, what the unit that defines it says
@@ -110,8 +118,9 @@ public:
   moduleParametersOf(const clang::CXXRecordDecl *ModuleClass);
 
   /// What this unit provides its project: the summaries of the functions
-  /// its main file defines that other units can call, and whether the
-  /// module classes whose constructors it defines hold parameters.
+  /// its main file defines that other units can call, whether the module
+  /// classes whose constructors it defines hold parameters, and what its
+  /// calls pass the functions it calls that other units define.
   std::map<std::string, std::string> providedFacts();
 
   /// What this unit's analysis read of the project's facts: per name, a
@@ -130,6 +139,9 @@ private:
   llvm::StringRef unitName();
   /// Built on first use.
   const CallSiteIndex &callSites();
+  /// The calls fact (writeCallsFact) of the calls the main file makes of a
+  /// function another unit defines.
+  std::string callsFactOf(const clang::FunctionDecl *Callee);
 
   clang::ASTContext &Ctx;
 
@@ -162,6 +174,11 @@ private:
   llvm::DenseMap<const clang::CXXRecordDecl *,
                  std::optional<ModuleParametersFact>>
       ProjectClasses;
+  /// None where not known.
+  llvm::DenseMap<
+      const clang::FunctionDecl *,
+      std::optional<std::vector<std::vector<std::optional<PassedArgument>>>>>
+      ProjectCalls;
   std::map<std::string, std::string> Used;
   std::vector<std::string> OpenedForNotes;
 };

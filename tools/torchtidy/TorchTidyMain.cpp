@@ -500,6 +500,11 @@ llvm::Error setUpProjectFacts(LintSetup &Setup, size_t InputCount,
     if (!ProjectFactsFile.empty())
       if (llvm::Error E = Setup.Project->readIndex(ProjectFactsFile))
         return inputError("--project-facts: " + llvm::toString(std::move(E)));
+    // Every file of the database: the calls its files make are all the
+    // calls of the project's functions (or the index, of all of them, says
+    // so).
+    if (Files.empty())
+      Setup.Project->setWholeProgram(true);
     Setup.Request.Project = &*Setup.Project;
   }
   return llvm::Error::success();

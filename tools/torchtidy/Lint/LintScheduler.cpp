@@ -344,6 +344,9 @@ std::vector<Finding> lintInParallel(
     auto LintStart = std::chrono::system_clock::now();
     FileResult Result =
         lintWithPrefix(Session, Request, Database, Files[I], Prefix);
+    // A unit that does not parse may call what its facts do not show.
+    if (InProject && llvm::any_of(Result.Findings, isCompilerError))
+      Result.Facts.Summaries[IncompleteUnitFact.str()] = "";
     if (InProject)
       Project->provide(UnitNames[I], Result.Facts.Summaries);
     // A TU that does not parse may parse next time (a generated header
