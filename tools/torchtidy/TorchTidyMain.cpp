@@ -625,7 +625,8 @@ int writeIndex(const torchtidy::ProjectFacts &Project,
   // An index with a file missing is still the rest of the project's.
   if (ParseFailed)
     llvm::errs() << "torchtidy: warning: some files could not be parsed; "
-                    "the index has no facts of them\n";
+                    "the index has no facts of them, and gives no function "
+                    "what its callers in other files pass it\n";
   return NoFindings;
 }
 
