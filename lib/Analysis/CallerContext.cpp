@@ -191,6 +191,14 @@ void collectUserDecls(Decl *D, const SourceManager &SM,
                       std::vector<Decl *> &InMainFile,
                       std::vector<Decl *> &InHeaders) {
   if (isa<TranslationUnitDecl, NamespaceDecl, LinkageSpecDecl>(D)) {
+    // LibTorch's and the standard library's own code, should their headers
+    // not be system headers (`-I` rather than `-isystem`), calls none of
+    // the user's functions.
+    if (const auto *Namespace = dyn_cast<NamespaceDecl>(D);
+        Namespace && Namespace->getDeclContext()->isTranslationUnit() &&
+        llvm::is_contained({"at", "c10", "torch", "caffe2", "std"},
+                           Namespace->getName()))
+      return;
     for (Decl *Inner : cast<DeclContext>(D)->decls())
       collectUserDecls(Inner, SM, InMainFile, InHeaders);
     return;
