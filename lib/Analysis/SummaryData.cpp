@@ -429,9 +429,9 @@ readModuleParameters(llvm::StringRef Text, SourceManager &Sources,
 /// seen.
 static constexpr llvm::StringLiteral EscapingCalls = "{\"escapes\":true}";
 
-std::string
-writeCallsFact(llvm::ArrayRef<std::optional<PassedArgument>> Parameters,
-               const FunctionDecl *Callee, const SourceManager &Sources) {
+std::string writeCallsFact(const PassedArguments &Parameters,
+                           const FunctionDecl *Callee,
+                           const SourceManager &Sources) {
   Writer Write(Callee, Sources);
   json::Array Written;
   for (const std::optional<PassedArgument> &Passed : Parameters)
@@ -448,7 +448,7 @@ writeCallsFact(llvm::ArrayRef<std::optional<PassedArgument>> Parameters,
 
 std::string writeEscapingCallsFact() { return EscapingCalls.str(); }
 
-std::optional<std::vector<std::optional<PassedArgument>>>
+std::optional<PassedArguments>
 readCallsFact(llvm::StringRef Text, const FunctionDecl *Definition,
               SourceManager &Sources,
               std::vector<std::string> &OpenedForNotes) {
@@ -463,7 +463,7 @@ readCallsFact(llvm::StringRef Text, const FunctionDecl *Definition,
   if (!Written || Written->size() != Definition->getNumParams())
     return std::nullopt;
   Reader Read(Definition, Sources);
-  std::vector<std::optional<PassedArgument>> Parameters;
+  PassedArguments Parameters;
   for (const json::Value &Entry : *Written) {
     const json::Object *Fields = Entry.getAsObject();
     if (!Fields) {

@@ -69,14 +69,17 @@ struct PassedArgument {
   std::string Caller;
 };
 
+/// Per parameter of a function, what one unit's calls pass it; none where
+/// that is unknown.
+using PassedArguments = std::vector<std::optional<PassedArgument>>;
+
 /// What a unit's calls of Callee pass it (CallerContext.h), as JSON text:
 /// per parameter, the joined arguments, or none where they are unknown. A
 /// value's device is named only by a parameter of Callee (the caller passed
 /// its device variable along); any other name is the caller's own.
-std::string
-writeCallsFact(llvm::ArrayRef<std::optional<PassedArgument>> Parameters,
-               const clang::FunctionDecl *Callee,
-               const clang::SourceManager &Sources);
+std::string writeCallsFact(const PassedArguments &Parameters,
+                           const clang::FunctionDecl *Callee,
+                           const clang::SourceManager &Sources);
 
 /// The calls fact of a unit that refers to the function other than by calls
 /// its analysis follows (takes its address, calls it from a template).
@@ -86,7 +89,7 @@ std::string writeEscapingCallsFact();
 /// with its places in Sources (as readSummary). None when the unit's calls
 /// are not all seen, or the text is not such a fact or does not fit
 /// Definition.
-std::optional<std::vector<std::optional<PassedArgument>>>
+std::optional<PassedArguments>
 readCallsFact(llvm::StringRef Text, const clang::FunctionDecl *Definition,
               clang::SourceManager &Sources,
               std::vector<std::string> &OpenedForNotes);

@@ -243,8 +243,7 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   // What the project's other units pass, where the calls here are not all
   // the calls of the function.
   if (EveryCallSeen && !CallSites->allCallsOf(Key))
-    for (const std::vector<std::optional<PassedArgument>> &Unit :
-         *projectCallsOf(Key))
+    for (const PassedArguments &Unit : *projectCallsOf(Key))
       for (unsigned I = 0; I < NumParams; ++I) {
         const ParmVarDecl *Parm = Definition->getParamDecl(I);
         // What the other units' objects hold is not carried.
@@ -383,7 +382,7 @@ UnitAnalysis::projectSummaryOf(const FunctionDecl *Declaration) {
   return Slot.get();
 }
 
-const std::vector<std::vector<std::optional<PassedArgument>>> *
+const std::vector<PassedArguments> *
 UnitAnalysis::projectCallsOf(const FunctionDecl *Function) {
   if (!Facts)
     return nullptr;
@@ -416,12 +415,12 @@ UnitAnalysis::projectCallsOf(const FunctionDecl *Function) {
   const llvm::json::Array *Providers = Units->getAsArray();
   if (!Providers)
     return nullptr;
-  std::vector<std::vector<std::optional<PassedArgument>>> Calls;
+  std::vector<PassedArguments> Calls;
   for (const llvm::json::Value &Unit : *Providers) {
     const llvm::json::Array *Pair = Unit.getAsArray();
     std::optional<llvm::StringRef> Fact =
         Pair && Pair->size() == 2 ? (*Pair)[1].getAsString() : std::nullopt;
-    std::optional<std::vector<std::optional<PassedArgument>>> Passed =
+    std::optional<PassedArguments> Passed =
         Fact ? readCallsFact(*Fact, Definition, Ctx.getSourceManager(),
                              OpenedForNotes)
              : std::nullopt;
@@ -430,7 +429,7 @@ UnitAnalysis::projectCallsOf(const FunctionDecl *Function) {
       return nullptr;
     Calls.push_back(std::move(*Passed));
   }
-  std::optional<std::vector<std::vector<std::optional<PassedArgument>>>> &Slot =
+  std::optional<std::vector<PassedArguments>> &Slot =
       ProjectCalls[Function]; // The map may have grown meanwhile.
   Slot = std::move(Calls);
   return &*Slot;
@@ -464,7 +463,7 @@ std::string UnitAnalysis::callsFactOf(const FunctionDecl *Callee) {
   if (!Sites)
     return writeEscapingCallsFact();
   unsigned NumParams = Callee->getNumParams();
-  std::vector<std::optional<PassedArgument>> Parameters(NumParams);
+  PassedArguments Parameters(NumParams);
   std::vector<bool> Reached(NumParams, false);
   for (const CallSite &Site : *Sites) {
     const DeviceFlowResult &Flow = deviceFlowOf(Site.Caller);

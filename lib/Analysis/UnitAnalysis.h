@@ -107,7 +107,7 @@ public:
   /// Null when they are not known to be all the calls of it other than this
   /// unit's (ProjectFacts::callsOf), or when the function can be called
   /// other than by its name. Recorded as used.
-  const std::vector<std::vector<std::optional<PassedArgument>>> *
+  const std::vector<PassedArguments> *
   projectCallsOf(const clang::FunctionDecl *Function);
 
   /// Whether a module class holds parameters: what this unit shows
@@ -175,9 +175,8 @@ private:
                  std::optional<ModuleParametersFact>>
       ProjectClasses;
   /// None where not known.
-  llvm::DenseMap<
-      const clang::FunctionDecl *,
-      std::optional<std::vector<std::vector<std::optional<PassedArgument>>>>>
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::optional<std::vector<PassedArguments>>>
       ProjectCalls;
   std::map<std::string, std::string> Used;
   std::vector<std::string> OpenedForNotes;
