@@ -3,6 +3,7 @@
 #include "Analysis/CallerContext.h"
 #include "Analysis/FunctionFacts.h"
 #include "Model/Modules.h"
+#include "Model/TorchTypes.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -195,9 +196,7 @@ void collectUserDecls(Decl *D, const SourceManager &SM,
     // not be system headers (`-I` rather than `-isystem`), calls none of
     // the user's functions.
     if (const auto *Namespace = dyn_cast<NamespaceDecl>(D);
-        Namespace && Namespace->getDeclContext()->isTranslationUnit() &&
-        llvm::is_contained({"at", "c10", "torch", "caffe2", "std"},
-                           Namespace->getName()))
+        Namespace && isLibraryNamespace(Namespace))
       return;
     for (Decl *Inner : cast<DeclContext>(D)->decls())
       collectUserDecls(Inner, SM, InMainFile, InHeaders);

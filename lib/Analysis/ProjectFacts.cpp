@@ -49,21 +49,19 @@ ProjectFacts::summaryOf(llvm::StringRef Name,
   return Found ? std::optional<std::string>(*Found) : std::nullopt;
 }
 
-std::optional<std::string> ProjectFacts::callsOf(llvm::StringRef Name) const {
+std::optional<std::vector<std::string>>
+ProjectFacts::callsOf(llvm::StringRef Name) const {
   std::lock_guard<std::mutex> Guard(Lock);
   if (!WholeProgram)
     return std::nullopt;
   if (auto Incomplete = Providers.find(IncompleteUnitFact);
       Incomplete != Providers.end() && !Incomplete->second.empty())
     return std::nullopt;
-  llvm::json::Array Facts;
+  std::vector<std::string> Facts;
   if (auto It = Providers.find(Name); It != Providers.end())
-    for (const auto &[File, Fact] : It->second) // Sorted by unit.
-      Facts.push_back(llvm::json::Array{File, Fact});
-  std::string Text;
-  llvm::raw_string_ostream Out(Text);
-  Out << llvm::json::Value(std::move(Facts));
-  return Text;
+    for (const auto &Entry : It->second) // Sorted by unit.
+      Facts.push_back(Entry.second);
+  return Facts;
 }
 
 void ProjectFacts::setWholeProgram(bool Whole) {
@@ -71,17 +69,12 @@ void ProjectFacts::setWholeProgram(bool Whole) {
   WholeProgram = Whole;
 }
 
-bool ProjectFacts::isWholeProgram() const {
-  std::lock_guard<std::mutex> Guard(Lock);
-  return WholeProgram;
-}
-
 bool ProjectFacts::changedSince(const UnitFacts &Unit) const {
   for (const auto &[Name, Digest] : Unit.Used) {
-    std::optional<std::string> Now =
-        llvm::StringRef(Name).starts_with(CallsFactPrefix) ? callsOf(Name)
-                                                           : summaryOf(Name);
-    if (factDigest(Now) != Digest)
+    std::string Now = llvm::StringRef(Name).starts_with(CallsFactPrefix)
+                          ? factDigest(callsOf(Name))
+                          : factDigest(summaryOf(Name));
+    if (Now != Digest)
       return true;
   }
   return false;
@@ -218,6 +211,12 @@ std::string factDigest(const std::optional<std::string> &Summary) {
   if (!Summary)
     return "";
   return llvm::utohexstr(llvm::xxh3_64bits(*Summary), /*LowerCase=*/true, 16);
+}
+
+std::string factDigest(const std::optional<std::vector<std::string>> &Calls) {
+  // A fact is one line of JSON.
+  return factDigest(Calls ? std::optional<std::string>(llvm::join(*Calls, "\n"))
+                          : std::nullopt);
 }
 
 std::optional<std::string> projectName(const FunctionDecl *F) {

@@ -76,16 +76,15 @@ public:
   /// known.
   std::optional<std::string> summaryOf(llvm::StringRef Name,
                                        llvm::StringRef ExceptFile = "") const;
-  /// Every unit's calls fact of a mangled name as one text (a JSON array of
-  /// [unit, fact] pairs, sorted by unit): "[]" when no unit calls the
-  /// function. None when these are not all the units of the program, or one
-  /// of them did not parse. (The unit that defines the function provides no
-  /// calls fact of it: it sees its own calls.)
-  std::optional<std::string> callsOf(llvm::StringRef Name) const;
+  /// Every unit's calls fact of a mangled name, in the order of the units'
+  /// names: none of them when no unit calls the function. None at all when
+  /// these are not all the units of the program, or one of them did not
+  /// parse. (The unit that defines the function provides no calls fact of
+  /// it: it sees its own calls.)
+  std::optional<std::vector<std::string>> callsOf(llvm::StringRef Name) const;
   /// Says that the units that provide facts are, or are not, every unit of
   /// the program (callsOf).
   void setWholeProgram(bool Whole);
-  bool isWholeProgram() const;
 
   /// Whether an analysis that read these facts would now read others.
   bool changedSince(const UnitFacts &Unit) const;
@@ -122,6 +121,8 @@ const ProjectFacts *projectFactsIndex(llvm::StringRef Path, std::string &Error);
 
 /// A short digest of a summary's text; empty for none.
 std::string factDigest(const std::optional<std::string> &Summary);
+/// The digest of what callsOf gave: none, or the facts, one a line.
+std::string factDigest(const std::optional<std::vector<std::string>> &Calls);
 
 /// The mangled name a function's summary goes by; none for what another
 /// unit cannot call by name (internal linkage, templates, inline functions

@@ -229,11 +229,9 @@ public:
   }
 
   AbstractValue value(const json::Value *V) {
-    const json::Object *O = V ? V->getAsObject() : nullptr;
-    if (!O) {
-      Ok = false;
+    const json::Object *O = object(V);
+    if (!O)
       return AbstractValue::unknown();
-    }
     AbstractValue Result;
     Result.Where = placement(O->get("w"));
     Result.ZeroDim = boolean(O->get("z"));
@@ -262,6 +260,12 @@ public:
   }
 
 private:
+  /// V as an object; anything else is an error.
+  const json::Object *object(const json::Value *V) {
+    const json::Object *O = V ? V->getAsObject() : nullptr;
+    Ok = Ok && O;
+    return O;
+  }
   const json::Array &array(const json::Value *V) {
     static const json::Array Empty;
     if (const json::Array *A = V ? V->getAsArray() : nullptr)
@@ -302,11 +306,9 @@ private:
   }
 
   Origin origin(const json::Value *V) {
-    const json::Object *O = V ? V->getAsObject() : nullptr;
-    if (!O) {
-      Ok = false;
+    const json::Object *O = object(V);
+    if (!O)
       return {Origin::Kind::Factory, {}, "", "", ""};
-    }
     std::optional<int64_t> Kind =
         integer(O->get("k"), 0, static_cast<int>(Origin::Kind::LastKind));
     return {static_cast<Origin::Kind>(Kind.value_or(0)), location(O->get("l")),
@@ -314,11 +316,9 @@ private:
   }
 
   Placement placement(const json::Value *V) {
-    const json::Object *O = V ? V->getAsObject() : nullptr;
-    if (!O) {
-      Ok = false;
+    const json::Object *O = object(V);
+    if (!O)
       return Placement::unknown();
-    }
     Placement P;
     P.State = static_cast<Placement::Knowledge>(
         integer(O->get("s"), 0, static_cast<int>(Placement::Knowledge::Unknown))
@@ -362,6 +362,18 @@ private:
   SourceManager &Sources;
 };
 
+/// The JSON object that Text is; none for any other text.
+std::optional<json::Object> parseObject(llvm::StringRef Text) {
+  llvm::Expected<json::Value> Parsed = json::parse(Text);
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return std::nullopt;
+  }
+  if (json::Object *Object = Parsed->getAsObject())
+    return std::move(*Object);
+  return std::nullopt;
+}
+
 } // namespace
 
 std::string writeSummary(const FunctionSummary &Summary,
@@ -376,12 +388,7 @@ std::string writeSummary(const FunctionSummary &Summary,
 std::optional<FunctionSummary>
 readSummary(llvm::StringRef Text, const FunctionDecl *Declaration,
             SourceManager &Sources, std::vector<std::string> &OpenedForNotes) {
-  llvm::Expected<json::Value> Parsed = json::parse(Text);
-  if (!Parsed) {
-    llvm::consumeError(Parsed.takeError());
-    return std::nullopt;
-  }
-  const json::Object *Object = Parsed->getAsObject();
+  std::optional<json::Object> Object = parseObject(Text);
   if (!Object)
     return std::nullopt;
   Reader Read(Declaration, Sources);
@@ -407,12 +414,7 @@ std::string writeModuleParameters(bool HoldsParameters,
 std::optional<ModuleParametersFact>
 readModuleParameters(llvm::StringRef Text, SourceManager &Sources,
                      std::vector<std::string> &OpenedForNotes) {
-  llvm::Expected<json::Value> Parsed = json::parse(Text);
-  if (!Parsed) {
-    llvm::consumeError(Parsed.takeError());
-    return std::nullopt;
-  }
-  const json::Object *Object = Parsed->getAsObject();
+  std::optional<json::Object> Object = parseObject(Text);
   std::optional<bool> Holds =
       Object ? Object->getBoolean("params") : std::nullopt;
   if (!Holds)
@@ -452,12 +454,7 @@ std::optional<PassedArguments>
 readCallsFact(llvm::StringRef Text, const FunctionDecl *Definition,
               SourceManager &Sources,
               std::vector<std::string> &OpenedForNotes) {
-  llvm::Expected<json::Value> Parsed = json::parse(Text);
-  if (!Parsed) {
-    llvm::consumeError(Parsed.takeError());
-    return std::nullopt;
-  }
-  const json::Object *Object = Parsed->getAsObject();
+  std::optional<json::Object> Object = parseObject(Text);
   const json::Array *Written = Object ? Object->getArray("params") : nullptr;
   // The same function has as many parameters in every unit.
   if (!Written || Written->size() != Definition->getNumParams())

@@ -10,7 +10,6 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/Support/JSON.h"
 
 #include <cassert>
 #include <mutex>
@@ -350,13 +349,12 @@ llvm::StringRef UnitAnalysis::unitName() {
   return *Name;
 }
 
-/// Records the fact a unit read. Should the unit read a name again and find
-/// another fact there, the first one stays: what the unit concluded may
-/// rest on either, and a record that differs from the project's has the
-/// unit linted again.
-void UnitAnalysis::recordUsed(llvm::StringRef FactName,
-                              const std::optional<std::string> &Text) {
-  Used.try_emplace(FactName.str(), factDigest(Text));
+/// Records the digest of the fact a unit read. Should the unit read a name
+/// again and find another fact there, the first one stays: what the unit
+/// concluded may rest on either, and a record that differs from the
+/// project's has the unit linted again.
+void UnitAnalysis::recordUsed(llvm::StringRef FactName, std::string Digest) {
+  Used.try_emplace(FactName.str(), std::move(Digest));
 }
 
 const FunctionSummary *
@@ -373,7 +371,7 @@ UnitAnalysis::projectSummaryOf(const FunctionDecl *Declaration) {
   if (!FactName)
     return nullptr;
   std::optional<std::string> Text = Facts->summaryOf(*FactName, unitName());
-  recordUsed(*FactName, Text);
+  recordUsed(*FactName, factDigest(Text));
   if (!Text)
     return nullptr;
   if (std::optional<FunctionSummary> Summary = readSummary(
@@ -403,27 +401,14 @@ UnitAnalysis::projectCallsOf(const FunctionDecl *Function) {
                    [&](const std::string &Unit) { return Unit != unitName(); }))
     return nullptr;
   std::string FactName = std::string(CallsFactPrefix) + *Name;
-  std::optional<std::string> Text = Facts->callsOf(FactName);
-  recordUsed(FactName, Text);
-  if (!Text)
-    return nullptr;
-  llvm::Expected<llvm::json::Value> Units = llvm::json::parse(*Text);
-  if (!Units) {
-    llvm::consumeError(Units.takeError());
-    return nullptr;
-  }
-  const llvm::json::Array *Providers = Units->getAsArray();
-  if (!Providers)
+  std::optional<std::vector<std::string>> CallFacts = Facts->callsOf(FactName);
+  recordUsed(FactName, factDigest(CallFacts));
+  if (!CallFacts)
     return nullptr;
   std::vector<PassedArguments> Calls;
-  for (const llvm::json::Value &Unit : *Providers) {
-    const llvm::json::Array *Pair = Unit.getAsArray();
-    std::optional<llvm::StringRef> Fact =
-        Pair && Pair->size() == 2 ? (*Pair)[1].getAsString() : std::nullopt;
+  for (const std::string &Fact : *CallFacts) {
     std::optional<PassedArguments> Passed =
-        Fact ? readCallsFact(*Fact, Definition, Ctx.getSourceManager(),
-                             OpenedForNotes)
-             : std::nullopt;
+        readCallsFact(Fact, Definition, Ctx.getSourceManager(), OpenedForNotes);
     // A unit whose calls are not all seen: neither are the program's.
     if (!Passed)
       return nullptr;
@@ -512,7 +497,7 @@ UnitAnalysis::moduleParametersOf(const CXXRecordDecl *ModuleClass) {
   if (!FactName)
     return std::nullopt;
   std::optional<std::string> Text = Facts->summaryOf(*FactName, unitName());
-  recordUsed(*FactName, Text);
+  recordUsed(*FactName, factDigest(Text));
   if (Text)
     Slot = readModuleParameters(*Text, Ctx.getSourceManager(), OpenedForNotes);
   return Slot;

@@ -134,7 +134,7 @@ public:
 
 private:
   UnitAnalysis(clang::ASTContext &Ctx, const ProjectFacts *Facts);
-  void recordUsed(llvm::StringRef Name, const std::optional<std::string> &Text);
+  void recordUsed(llvm::StringRef Name, std::string Digest);
   /// The name of this unit in the project: its main file's real path.
   llvm::StringRef unitName();
   /// Built on first use.

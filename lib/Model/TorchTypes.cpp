@@ -176,9 +176,20 @@ static llvm::StringRef outermostNamespace(const Decl *D) {
   return plainName(Outermost);
 }
 
-bool isInLibTorchNamespace(const Decl *D) {
-  llvm::StringRef Name = outermostNamespace(D);
+/// The names of LibTorch's top-level namespaces.
+static bool isLibTorchNamespaceName(llvm::StringRef Name) {
   return Name == "at" || Name == "c10" || Name == "torch" || Name == "caffe2";
+}
+
+bool isInLibTorchNamespace(const Decl *D) {
+  return isLibTorchNamespaceName(outermostNamespace(D));
+}
+
+bool isLibraryNamespace(const NamespaceDecl *Namespace) {
+  if (!Namespace->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  llvm::StringRef Name = plainName(Namespace);
+  return isLibTorchNamespaceName(Name) || Name == "std";
 }
 
 bool isInStandardLibrary(const Decl *D) {

@@ -68,6 +68,9 @@ bool isLibTorchHeaderName(llvm::StringRef IncludeName);
 /// Whether the declaration lives in LibTorch's namespaces (at, c10, torch),
 /// members of their classes included.
 bool isInLibTorchNamespace(const clang::Decl *D);
+/// Whether Namespace is one of LibTorch's top-level namespaces or `std`:
+/// code in it calls none of the user's functions.
+bool isLibraryNamespace(const clang::NamespaceDecl *Namespace);
 /// Whether the declaration lives in namespace std (members included).
 bool isInStandardLibrary(const clang::Decl *D);
 
