@@ -120,6 +120,9 @@ std::optional<AbstractValue> computeClassFieldValue(const FieldDecl *Field) {
         for (const auto &[Changed, AtExit] : Summary.Effects)
           if (Changed == Field)
             Left.push_back(&AtExit);
+        for (const FunctionSummary::Append &Append : Summary.Appends)
+          if (!Append.Owner && Append.Field == Field)
+            Left.push_back(&Append.Added);
       });
 }
 
@@ -149,6 +152,9 @@ computeMemberObjectFieldValue(const FieldDecl *Object, const FieldDecl *Field) {
              Summary.MemberObjectEffects)
           if (Effect.Object == Object && Effect.Field == Field)
             Left.push_back(&Effect.AtExit);
+        for (const FunctionSummary::Append &Append : Summary.Appends)
+          if (Append.Owner == Object && Append.Field == Field)
+            Left.push_back(&Append.Added);
       });
 }
 

@@ -246,9 +246,12 @@ void DeviceFlowPass::transferInitializer(const clang::CXXCtorInitializer *Init) 
 void DeviceFlowPass::transferDecl(const VarDecl *Var) {
   if (const auto *Decomposition = dyn_cast<DecompositionDecl>(Var)) {
     if (const Expr *Init = Decomposition->getInit()) {
-      AbstractValue Whole = eval(Init);
       // `auto [out, state] = lstm->forward(x);`: the bindings read their
-      // elements from the tuple with std::get.
+      // elements from the tuple with std::get. In `for (auto &[state,
+      // reward] : batch)`, the tuple is an element of the container.
+      AbstractValue Whole = eval(Init);
+      if (std::optional<AbstractValue> Element = rangeForElement(Decomposition))
+        Whole = *Element;
       if (isTensorTupleType(Decomposition->getType()))
         (*Current)[{Decomposition, nullptr}] = Whole;
     }
@@ -297,8 +300,22 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
     eval(Init);
     forgetFieldsOf(Init);
   }
+  // `auto &slot = states[i];`: what is stored through it goes into the
+  // container.
+  if (const Expr *Init = Var->getInit();
+      Init && Var->getType()->isReferenceType() &&
+      !Var->getType().getNonReferenceType().isConstQualified())
+    if (const Expr *Container = containerOfElement(Init))
+      ElementReferences[Var] = Container;
+  // `auto it = states.begin();`: writes through it are not followed.
+  if (const Expr *Init = Var->getInit(); Init && !Var->isImplicit())
+    forgetContainerWrittenThrough(Init);
   if (classifyType(Var->getType()) == TorchValueKind::None)
     return;
+  if (std::optional<AbstractValue> Element = rangeForElement(Var)) {
+    (*Current)[{Var, nullptr}] = *Element;
+    return;
+  }
   // Without an initializer (`torch::DeviceType type;`) nothing is known yet:
   // the value is whatever the assignments on each path make it.
   AbstractValue Value;
@@ -587,7 +604,43 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
     return NumArgs ? AbstractValue::tupleOf(std::move(Parts))
                    : AbstractValue::unknown();
   }
+  if (isTensorContainerType(Type)) {
+    // Empty, or n undefined tensors: it holds nothing on any device yet.
+    if (NumArgs == 0 ||
+        (NumArgs == 1 && Construct->getArg(0)->getType()->isIntegerType()))
+      return AbstractValue();
+    const Expr *First = underListConversions(Construct->getArg(0));
+    // A copy or a move of another container.
+    if (NumArgs == 1 && isTensorContainerType(First->getType()))
+      return eval(First);
+    // `{a, b}`: what its elements are.
+    if (const auto *List = dyn_cast<InitListExpr>(First)) {
+      AbstractValue Elements;
+      for (const Expr *Element : List->inits())
+        Elements = Elements.join(eval(Element));
+      return Elements;
+    }
+    // (n, value): n copies of value.
+    if (NumArgs == 2 && Construct->getArg(0)->getType()->isIntegerType() &&
+        classifyType(Construct->getArg(1)->getType()) != TorchValueKind::None)
+      return eval(Construct->getArg(1));
+  }
   return AbstractValue::unknown();
+}
+
+/// What a container that holds Held holds once Element is added to it, or
+/// put in place of one of its elements. Elements on different devices (or
+/// whose devices are known differently) leave it unknown: which element is
+/// where cannot be told, and a finding must not rest on a guess.
+static AbstractValue withElement(const AbstractValue &Held,
+                                 const AbstractValue &Element) {
+  if (Held.Where.State == Placement::Knowledge::Unset)
+    return Element;
+  if (Element.Where.State == Placement::Knowledge::Unset)
+    return Held;
+  if (Held.Where != Element.Where)
+    return AbstractValue::unknown();
+  return Held.join(Element);
 }
 
 void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {
@@ -605,6 +658,61 @@ void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {
   }
   (*Current)[*Key] = Stored;
   Memo.clear(); // Earlier reads of the target are stale now.
+  // An element of a container, bound by reference: the container holds
+  // what was stored, among what it held.
+  if (!Key->second)
+    if (const Expr *Container = ElementReferences.lookup(Key->first))
+      store(Container, withElement(eval(Container), Stored));
+}
+
+/// Whether V is what the storage Key held when the function was entered,
+/// as a summary says it: "whatever the caller's object holds there".
+static bool isEntryPlaceholder(const AbstractValue &V, StorageKey Key) {
+  const ValueDecl *Stored = Key.second ? Key.second : Key.first;
+  return V.Where.isKnown() && V.Where.Devices.isAny() &&
+         V.Where.DeviceVar == Stored;
+}
+
+void DeviceFlowPass::appendTo(const Expr *Container,
+                              const AbstractValue &Element) {
+  AbstractValue Held = eval(Container);
+  if (std::optional<StorageKey> Key = storageKeyOf(Container))
+    appendAt(*Key, Held, Element);
+}
+
+void DeviceFlowPass::appendAt(StorageKey Key, const AbstractValue &Held,
+                              const AbstractValue &Element) {
+  if (Mode == PassMode::Summarize && Key.second &&
+      isEntryPlaceholder(Held, Key)) {
+    // `states_.push_back(s)`: the caller's container, plus s. The state
+    // keeps saying "what the caller's object holds", which a join would
+    // lose.
+    if (FinalWalk) {
+      AbstractValue &Added = AppendedOnEntry[Key];
+      Added = Added.join(Element);
+    }
+    return;
+  }
+  const ValueDecl *Decl = Key.second ? Key.second : Key.first;
+  if (!Decl || classifyType(Decl->getType()) == TorchValueKind::None)
+    return;
+  (*Current)[Key] = withElement(Held, Element);
+  Memo.clear();
+}
+
+std::optional<AbstractValue>
+DeviceFlowPass::rangeForElement(const VarDecl *LoopVar) {
+  const CXXForRangeStmt *Loop = Facts.rangeForDeclaring(LoopVar);
+  if (!Loop || !Loop->getRangeInit() ||
+      !isTensorContainerType(Loop->getRangeInit()->getType()))
+    return std::nullopt;
+  const Expr *Range = Loop->getRangeInit();
+  // `for (auto &t : tensors) t = t.to(device);` rebinds the elements: what
+  // is stored in t goes into the container.
+  if (LoopVar->getType()->isReferenceType() &&
+      !LoopVar->getType().getNonReferenceType().isConstQualified())
+    ElementReferences[LoopVar] = Range;
+  return eval(Range);
 }
 
 std::string DeviceFlowPass::spelling(const Expr *E) const {

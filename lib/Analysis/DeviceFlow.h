@@ -233,6 +233,20 @@ struct FunctionSummary {
     AbstractValue AtExit;
   };
   std::vector<ObjectParameterEffect> ObjectParameterEffects;
+  /// What the function adds to a container of tensors in a field it
+  /// otherwise leaves as it was (`states_.push_back(s)`, in a method of a
+  /// replay buffer): the caller joins Added into what the field held before
+  /// the call. Owner is null for a field of the object the method is called
+  /// on, the object field that holds the container's object (`memory_`), or
+  /// an object parameter the caller shares. Added is in the function's own
+  /// terms, like Result. A fact of this unit only, like the fields in
+  /// Effects.
+  struct Append {
+    const clang::ValueDecl *Owner = nullptr;
+    const clang::FieldDecl *Field = nullptr;
+    AbstractValue Added;
+  };
+  std::vector<Append> Appends;
   /// A method that may move the module it is called on: `to(d)` on `this`,
   /// or `this` handed to code that may.
   bool MovesObject = false;

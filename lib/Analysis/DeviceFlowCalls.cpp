@@ -172,28 +172,26 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
   // element of a container of tensors (`auto parts = x.chunk(3)`), on the
   // whole's device and with its history (the index may be elsewhere).
   if (Object && viewedStorage(Call) != Call &&
-      (isTensorType(Object->getType()) ||
-       isTensorContainerType(Object->getType()))) {
+      isTensorContainerType(Object->getType()))
+    return ObjectValue; // An element: what the elements are.
+  if (Object && viewedStorage(Call) != Call &&
+      isTensorType(Object->getType())) {
     AbstractValue Part;
     Part.Where = ObjectValue.Where;
     Part.Origins = ObjectValue.Origins;
-    // A view made without autograd has no history; an element is the
-    // tensor itself.
-    Part.Grad = isTensorType(Object->getType()) && Facts.isInNoGradScope(Call)
-                    ? GradHistory::None
-                    : ObjectValue.Grad;
-    if (isTensorType(Object->getType())) {
-      // `x[i]` of a 1-D tensor is 0-dim: it meets any device. Where the
-      // rank is not known, neither is that.
-      std::optional<unsigned> Dropped = dimensionsDroppedByPart(Call);
-      std::optional<unsigned> Whole =
-          ObjectValue.ZeroDim ? std::optional(0u) : ObjectValue.Rank;
-      if (Dropped && Whole && *Whole >= *Dropped) {
-        Part.Rank = *Whole - *Dropped;
-        Part.ZeroDim = Part.Rank == 0u;
-      } else if ((!Dropped || *Dropped > 0) && !isIndexedWithTensor(Call)) {
-        Part.MaybeZeroDim = true;
-      }
+    // A view made without autograd has no history.
+    Part.Grad =
+        Facts.isInNoGradScope(Call) ? GradHistory::None : ObjectValue.Grad;
+    // `x[i]` of a 1-D tensor is 0-dim: it meets any device. Where the rank
+    // is not known, neither is that.
+    std::optional<unsigned> Dropped = dimensionsDroppedByPart(Call);
+    std::optional<unsigned> Whole =
+        ObjectValue.ZeroDim ? std::optional(0u) : ObjectValue.Rank;
+    if (Dropped && Whole && *Whole >= *Dropped) {
+      Part.Rank = *Whole - *Dropped;
+      Part.ZeroDim = Part.Rank == 0u;
+    } else if ((!Dropped || *Dropped > 0) && !isIndexedWithTensor(Call)) {
+      Part.MaybeZeroDim = true;
     }
     return Part;
   }
@@ -244,12 +242,43 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
     return ArgValues.front().element(*tupleElementIndex(Call));
   case TorchCallKind::TupleConstruction:
     return AbstractValue::tupleOf({ArgValues.begin(), ArgValues.end()});
-  case TorchCallKind::ContainerAppend:
-    if (Call->getNumArgs() > 0)
-      recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
-                         /*IsContainer=*/true);
+  case TorchCallKind::ContainerAppend: {
+    if (Call->getNumArgs() == 0)
+      return AbstractValue::unknown();
+    recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
+                       /*IsContainer=*/true);
+    // The element added: the argument, or the tuple `emplace_back(s, r)`
+    // builds in place; after the position, for `insert` and `emplace`.
+    llvm::ArrayRef<AbstractValue> Parts = ArgValues;
+    if (llvm::StringRef Name = Call->getDirectCallee()->getName();
+        Name == "insert" || Name == "emplace")
+      Parts = Parts.drop_front();
+    if (Object && !Parts.empty())
+      appendTo(Object, Parts.size() == 1 ? Parts.front()
+                                         : AbstractValue::tupleOf(
+                                               {Parts.begin(), Parts.end()}));
+    return AbstractValue::unknown();
+  }
+  case TorchCallKind::ContainerClear:
+    if (Object)
+      store(Object, AbstractValue());
+    return AbstractValue::unknown();
+  case TorchCallKind::ContainerKeep:
+  case TorchCallKind::ContainerIterator:
     return AbstractValue::unknown();
   default: {
+    // `std::sample(buffer.begin(), buffer.end(), std::back_inserter(out),
+    // n, rng)`: out gets some of buffer's elements.
+    if (std::optional<StdCopy> Copy = stdCopyOf(Call)) {
+      appendTo(Copy->Out, eval(Copy->Source));
+      return AbstractValue::unknown();
+    }
+    // `std::transform(v.begin(), v.end(), v.begin(), f)`: whatever the
+    // callee's summary says, writes through the iterators it is given are
+    // not followed.
+    if (!onlyReadsIterators(Call))
+      for (const Expr *Arg : Call->arguments())
+        forgetContainerWrittenThrough(Arg);
     // What a call of the user's function passes: the context of its body,
     // here or in the unit that defines it (CallerContext.h).
     if (Reporting)
@@ -292,6 +321,11 @@ void DeviceFlowPass::forgetWhatCalleeMayChange(const CallExpr *Call) {
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
   if (Object && !(Method && Method->isConst()))
     forgetFieldsOf(Object);
+  // A container of tensors changed by a method the model does not know
+  // (`assign`, `swap`).
+  if (Object && !(Method && Method->isConst()) &&
+      isTensorContainerType(Object->getType()))
+    store(Object, AbstractValue::unknown());
   bool ObjectIsArgument = isa<CXXOperatorCallExpr>(Call) && Object;
   for (unsigned I = ObjectIsArgument ? 1 : 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
@@ -311,6 +345,14 @@ void DeviceFlowPass::forgetWhatCalleeMayChange(const CallExpr *Call) {
     if (Kind == TorchValueKind::Module || ByMutableReference)
       store(Arg, AbstractValue::unknown());
   }
+}
+
+void DeviceFlowPass::forgetContainerWrittenThrough(const Expr *Iterator) {
+  const auto *Call =
+      dyn_cast<CXXMemberCallExpr>(ignoreValuePreserving(Iterator));
+  const Expr *Container = iteratedContainer(Iterator);
+  if (Container && !Call->getMethodDecl()->isConst())
+    store(Container, AbstractValue::unknown());
 }
 
 void DeviceFlowPass::forgetFieldsOf(const Expr *Object) {
@@ -738,6 +780,11 @@ AbstractValue DeviceFlowPass::evalAssignment(const Expr *Target,
   }
   AbstractValue Value =
       isModuleType(Target->getType()) ? aliasModule(Source) : eval(Source);
+  // `states[i] = s`: the container holds s too, among what it held.
+  if (const Expr *Container = containerOfElement(Target)) {
+    appendTo(Container, Value);
+    return Value;
+  }
   // acc = acc + x: an accumulation just like acc += x.
   if (std::optional<StorageKey> TargetKey = storageKeyOf(Target)) {
     if (const auto *Sum = dyn_cast<CallExpr>(ignoreValuePreserving(Source))) {
@@ -777,6 +824,12 @@ Operand DeviceFlowPass::operandFor(const Expr *E) {
   O.E = E;
   O.Spelling = spelling(E);
   O.Value = eval(E);
+  // A container's value is its elements': their shape is not the shape of
+  // what the op makes of them (`torch::stack` of 0-dim losses is 1-D).
+  if (isTensorContainerType(E->getType())) {
+    O.Value.ZeroDim = O.Value.MaybeZeroDim = false;
+    O.Value.Rank.reset();
+  }
   return O;
 }
 

@@ -77,6 +77,12 @@ private:
   /// `ReplayBuffer buffer(capacity, device)`, `memory_(capacity)` in a
   /// constructor's initialisers: the new object's fields, kept under Owner
   /// (objectFieldsOwner), are what its constructor's summary leaves in them.
+  /// Adds to the caller's containers what the callee's summary says it
+  /// appends to them (FunctionSummary::Append).
+  void applyAppends(const CallExpr *Call, const FunctionDecl *Callee,
+                    const FunctionSummary &Summary,
+                    llvm::ArrayRef<AbstractValue> Args,
+                    llvm::StringRef CallSpelling);
   void applyConstructorEffects(const ValueDecl *Owner,
                                const CXXConstructExpr *Construct);
   /// `memory_ = ReplayMemory(256, 4)`, `a = b` of a plain class's objects:
@@ -85,6 +91,10 @@ private:
   /// Code this function cannot see may have changed the object E names:
   /// what its fields hold is no longer known.
   void forgetFieldsOf(const Expr *Object);
+  /// Where Iterator is a writable iterator of a container of tensors
+  /// (`v.begin()`, `v.data()`), forgets what the container holds: code given
+  /// it may write the elements.
+  void forgetContainerWrittenThrough(const Expr *Iterator);
   /// Every tracked field of the object kept under Owner becomes unknown.
   void forgetFieldsKeptUnder(const ValueDecl *Owner);
   /// An expression clang could not compile may do anything to what it
@@ -116,6 +126,17 @@ private:
   AbstractValue evalAssignment(const Expr *Target, const Expr *Source,
                                const Expr *Site);
   void store(const Expr *Target, const AbstractValue &Value);
+  /// Adds Element to the container Container names: it holds both what it
+  /// held and Element. Summarising, a field's container that still holds
+  /// what it held on entry keeps that placeholder, and the element goes to
+  /// the summary's appends (FunctionSummary::Append).
+  void appendTo(const Expr *Container, const AbstractValue &Element);
+  /// appendTo for the container stored at Key, which holds Held now.
+  void appendAt(StorageKey Key, const AbstractValue &Held,
+                const AbstractValue &Element);
+  /// The element of a container of tensors that the range-for declaring
+  /// LoopVar binds on each iteration, where the analysis knows it.
+  std::optional<AbstractValue> rangeForElement(const VarDecl *LoopVar);
 
   // Summaries (DeviceFlowSummaries.cpp).
   /// Where a parameter, or a field of `this`, is before the function assigns
@@ -297,6 +318,13 @@ private:
   /// Modules already reported as passed, unmoved, to a helper that runs them
   /// on a device.
   llvm::DenseSet<StorageKey> ModulesLeftBehind;
+  /// Summarising, in the final walk: what appendTo added to each container
+  /// that held what it held on entry.
+  llvm::DenseMap<StorageKey, AbstractValue> AppendedOnEntry;
+  /// Variables bound by non-const reference to an element of a container
+  /// of tensors (`for (auto &t : tensors)`, `auto &slot = v[i]`), with the
+  /// container: what is stored in them is stored in it.
+  llvm::DenseMap<const ValueDecl *, const Expr *> ElementReferences;
 };
 
 /// `this` or `*this`: the object a method works on.

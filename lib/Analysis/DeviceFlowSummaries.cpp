@@ -364,6 +364,9 @@ AbstractValue DeviceFlowPass::instantiateOn(const AbstractValue &CalleeValue,
     if (!Held || !Held->Where.isKnown())
       return AbstractValue::unknown();
     V.Where = Held->Where;
+    // The tuples a replay buffer's container holds.
+    if (V.Elements.empty())
+      V.Elements = Held->Elements;
     if (V.Origins.empty()) {
       V.Origins = Held->Origins;
       if (V.Grad == GradHistory::Unknown)
@@ -495,11 +498,67 @@ bool DeviceFlowPass::applySummary(const CallExpr *Call,
       Memo.clear();
     }
   }
+  applyAppends(Call, Callee, *Summary, Args, CallSpelling);
   if (Summary->MovesObject && Object) {
     noteObjectMayMove(Object);
     store(Object, AbstractValue::unknown());
   }
   return true;
+}
+
+void DeviceFlowPass::applyAppends(const CallExpr *Call,
+                                  const FunctionDecl *Callee,
+                                  const FunctionSummary &Summary,
+                                  llvm::ArrayRef<AbstractValue> Args,
+                                  llvm::StringRef CallSpelling) {
+  const Expr *Object = callObject(Call);
+  bool OnThisObject = !Object || isThisObject(Object);
+  for (const FunctionSummary::Append &Append : Summary.Appends) {
+    // Where the container is, as this function names it, and what it holds
+    // now.
+    std::optional<StorageKey> Key;
+    std::optional<AbstractValue> Held;
+    std::string Subject = Append.Field->getNameAsString();
+    if (!Append.Owner) {
+      if (OnThisObject) {
+        Key = StorageKey{nullptr, Append.Field};
+        auto It = Current->find(*Key);
+        Held = It != Current->end() ? std::optional(It->second)
+                                    : entryValue(Append.Field);
+      } else if (const ValueDecl *Owner = objectFieldsOwner(Object)) {
+        Key = StorageKey{Owner, Append.Field};
+        Held = fieldOfObject(Object, Append.Field);
+        Subject = spelling(Object) + "." + Subject;
+      }
+    } else if (const auto *Parm = dyn_cast<ParmVarDecl>(Append.Owner)) {
+      unsigned Index =
+          Parm->getFunctionScopeIndex() + firstParameterArgument(Call);
+      if (Index < Call->getNumArgs())
+        if (const ValueDecl *Owner = objectFieldsOwner(Call->getArg(Index))) {
+          Key = StorageKey{Owner, Append.Field};
+          Held = fieldOfObject(Call->getArg(Index), Append.Field);
+          Subject = spelling(Call->getArg(Index)) + "." + Subject;
+        }
+    } else if (const auto *ObjectField = dyn_cast<FieldDecl>(Append.Owner);
+               ObjectField && OnThisObject &&
+               ObjectField->getParent() == PlainClassOfMethod) {
+      // A method of this function's own class fills the memory it holds.
+      Key = StorageKey{ObjectField, Append.Field};
+      auto It = Current->find(*Key);
+      Held = It != Current->end()
+                 ? std::optional(It->second)
+                 : memberObjectFieldOnEntry(ObjectField, Append.Field);
+    }
+    if (!Key)
+      continue;
+    bool Explained = false;
+    AbstractValue Added =
+        instantiate(Append.Added, Callee, Call, Args, Explained);
+    if (Explained && Added.Where.isKnown())
+      Added.addOrigin({Origin::Kind::HelperEffect, Call->getBeginLoc(), Subject,
+                       CallSpelling.str(), Added.Where.describe()});
+    appendAt(*Key, Held.value_or(AbstractValue::unknown()), Added);
+  }
 }
 
 void DeviceFlowPass::applyConstructorEffects(
@@ -963,8 +1022,32 @@ void DeviceFlowPass::collectEffects(const State &AtExit) {
       Summary.Effects.push_back({D, Value});
     }
   }
+  for (const auto &[Key, Added] : AppendedOnEntry) {
+    const auto *Field = dyn_cast_or_null<FieldDecl>(Key.second);
+    if (!Field || !PlainClassOfMethod)
+      continue;
+    // A field of this object, of an object it holds, or of an object
+    // parameter the caller shares: what the effects above cover too.
+    const ValueDecl *Owner = Key.first;
+    const auto *Parm = dyn_cast_or_null<ParmVarDecl>(Owner);
+    bool CallerSees =
+        !Owner ? Field->getParent() == PlainClassOfMethod
+        : Parm ? Parm->getDeclContext() == Function && callerSeesChangesTo(Parm)
+               : isa<FieldDecl>(Owner) &&
+                     Owner->getDeclContext() == PlainClassOfMethod;
+    if (CallerSees)
+      Summary.Appends.push_back({Owner, Field, Added});
+  }
   // In source order, not the map's (addresses): the same function gives the
   // same summary in every parse, which its text in other files' facts must.
+  llvm::sort(Summary.Appends, [](const auto &A, const auto &B) {
+    auto Where = [](const FunctionSummary::Append &Append) {
+      return std::make_pair(
+          Append.Owner ? Append.Owner->getLocation().getRawEncoding() : 0u,
+          Append.Field->getLocation().getRawEncoding());
+    };
+    return Where(A) < Where(B);
+  });
   llvm::sort(Summary.Effects, [](const auto &A, const auto &B) {
     return A.first->getLocation().getRawEncoding() <
            B.first->getLocation().getRawEncoding();

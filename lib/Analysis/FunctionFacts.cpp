@@ -240,6 +240,8 @@ public:
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
     addDiscardedStatement(S->getBody());
+    if (const VarDecl *LoopVar = S->getLoopVariable())
+      Facts.RangeForLoopVariables[LoopVar] = S;
     return addLoop(S);
   }
   bool VisitSwitchCase(SwitchCase *Case) {
@@ -690,6 +692,11 @@ FunctionFacts::voidCastDiscarding(const Expr *E) const {
 
 bool FunctionFacts::isBackpropagatedOrEscapes(StorageKey Key) const {
   return BackpropagatedOrEscaping.contains(Key);
+}
+
+const CXXForRangeStmt *
+FunctionFacts::rangeForDeclaring(const VarDecl *Var) const {
+  return RangeForLoopVariables.lookup(Var);
 }
 
 } // namespace torchtidy

@@ -14,6 +14,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -146,6 +147,9 @@ public:
   /// or through the local variables computed from it
   /// (`auto loss = -(torch::stack(log_probs) * r).sum(); loss.backward();`).
   bool isBackpropagatedOrEscapes(StorageKey Key) const;
+  /// The range-for that declares Var as its loop variable, or null.
+  const clang::CXXForRangeStmt *
+  rangeForDeclaring(const clang::VarDecl *Var) const;
 
 private:
   friend class FactsCollector;
@@ -174,6 +178,8 @@ private:
   llvm::DenseSet<StorageKey> BackpropagatedOrEscaping;
   /// The storage each local variable is initialized or assigned from.
   llvm::DenseMap<const clang::Decl *, llvm::DenseSet<StorageKey>> ComputedFrom;
+  llvm::DenseMap<const clang::VarDecl *, const clang::CXXForRangeStmt *>
+      RangeForLoopVariables;
 };
 
 } // namespace torchtidy

@@ -148,6 +148,29 @@ TorchCallKind classifyFreeFunction(const FunctionDecl *FD,
 
 } // namespace
 
+/// What a method of a container of tensors does to the elements it holds.
+static TorchCallKind classifyContainerMethod(llvm::StringRef Name,
+                                             const CallExpr *Call) {
+  if (isOneOf(Name, {"push_back", "emplace_back", "push_front", "emplace_front",
+                     "emplace"}))
+    return TorchCallKind::ContainerAppend;
+  // `insert(pos, x)`; a range or a count of copies is no one element.
+  if (Name == "insert" && explicitArgCount(Call) == 2 &&
+      classifyType(Call->getArg(1)->getType()) != TorchValueKind::None)
+    return TorchCallKind::ContainerAppend;
+  if (Name == "clear")
+    return TorchCallKind::ContainerClear;
+  // Fewer elements, or room for more: what the rest are stays. (`resize`
+  // adds undefined tensors, which are on no device.)
+  if (isOneOf(Name, {"reserve", "pop_back", "pop_front", "erase", "resize",
+                     "shrink_to_fit", "size", "empty", "capacity"}))
+    return TorchCallKind::ContainerKeep;
+  if (isOneOf(Name, {"begin", "end", "cbegin", "cend", "rbegin", "rend",
+                     "crbegin", "crend", "data"}))
+    return TorchCallKind::ContainerIterator;
+  return TorchCallKind::Other;
+}
+
 TorchCallKind classifyCall(const CallExpr *Call) {
   const FunctionDecl *FD = calleeOf(Call);
   if (!FD)
@@ -171,10 +194,8 @@ TorchCallKind classifyCall(const CallExpr *Call) {
     return classifyTensorMethod(Name, Call);
   if (isTensorOptionsType(ObjectType))
     return classifyTensorOptionsSetter(Name, Call);
-  if (isTensorContainerType(ObjectType) &&
-      (Name == "push_back" || Name == "emplace_back" || Name == "push_front" ||
-       Name == "emplace_front"))
-    return TorchCallKind::ContainerAppend;
+  if (isTensorContainerType(ObjectType))
+    return classifyContainerMethod(Name, Call);
   return TorchCallKind::Other;
 }
 
@@ -233,6 +254,22 @@ static bool takesOnlyShapeOfArgument(const CallExpr *Call) {
          isOneOf(plainName(Method), {"expand_as", "view_as", "reshape_as"});
 }
 
+const Expr *underListConversions(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        Construct && Construct->getNumArgs() >= 1) {
+      E = Construct->getArg(0);
+      continue;
+    }
+    if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      E = Std->getSubExpr();
+      continue;
+    }
+    return E;
+  }
+}
+
 llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
   llvm::SmallVector<const Expr *, 4> Operands;
   const Expr *Object = callObject(Call);
@@ -256,24 +293,15 @@ llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *Call) {
     if (!isTensorSequenceType(Arg->getType()))
       continue;
     // torch::cat({a, b}): the braced list, under conversions.
-    const Expr *Inner = Arg;
-    while (true) {
-      Inner = Inner->IgnoreImplicit();
-      if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner);
-          Construct && Construct->getNumArgs() >= 1) {
-        Inner = Construct->getArg(0);
-        continue;
-      }
-      if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(Inner)) {
-        Inner = Std->getSubExpr();
-        continue;
-      }
-      break;
-    }
-    if (const auto *List = dyn_cast<InitListExpr>(Inner))
+    const Expr *Inner = underListConversions(Arg);
+    if (const auto *List = dyn_cast<InitListExpr>(Inner)) {
       for (const Expr *Element : List->inits())
         if (isTensorType(Element->getType()))
           Operands.push_back(Element);
+    } else if (isTensorContainerType(Inner->getType())) {
+      // torch::stack(states): the container, whose value is its elements'.
+      Operands.push_back(Inner);
+    }
   }
   return Operands;
 }
@@ -325,8 +353,16 @@ static const Expr *partOwner(const CallExpr *Call) {
   else if (isOneOf(plainName(Callee),
                    {"index", "select", "narrow", "slice", "at"}))
     Object = callObject(Call);
-  if (!Object || !(isTensorType(Object->getType()) ||
-                   isTensorContainerType(Object->getType())))
+  else if (isOneOf(plainName(Callee), {"front", "back"}) &&
+           Call->getNumArgs() == 0)
+    Object = callObject(Call);
+  if (!Object)
+    return nullptr;
+  if (isTensorContainerType(Object->getType()))
+    return Object;
+  // A tensor's `front` is no element access.
+  if (!isTensorType(Object->getType()) ||
+      isOneOf(plainName(Callee), {"front", "back"}))
     return nullptr;
   return Object;
 }
@@ -377,6 +413,12 @@ const Expr *containerSlotIndex(const Expr *E) {
   if (!Container || !isTensorContainerType(Container->getType()))
     return nullptr;
   return Index;
+}
+
+const Expr *containerOfElement(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(ignoreValuePreserving(E));
+  const Expr *Owner = Call ? partOwner(Call) : nullptr;
+  return Owner && isTensorContainerType(Owner->getType()) ? Owner : nullptr;
 }
 
 bool isScalarTensorLiteral(const CallExpr *Call) {
@@ -618,6 +660,47 @@ GradModeSetting gradModeSetByCall(const CallExpr &Call, const ASTContext &Ctx) {
       Call.getNumArgs() != 1)
     return GradModeSetting::None;
   return settingOf(Call.getArg(0), Ctx);
+}
+
+const Expr *iteratedContainer(const Expr *E) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(ignoreValuePreserving(E));
+  if (!Call || classifyCall(Call) != TorchCallKind::ContainerIterator)
+    return nullptr;
+  return Call->getImplicitObjectArgument();
+}
+
+std::optional<StdCopy> stdCopyOf(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee || !isInStandardLibrary(Callee) || !Callee->getIdentifier())
+    return std::nullopt;
+  // (first, last, out, ...) or, for copy_n, (first, n, out).
+  llvm::StringRef Name = Callee->getName();
+  if (!isOneOf(Name, {"copy", "copy_n", "copy_if", "sample", "move",
+                      "copy_backward", "move_backward", "reverse_copy"}) ||
+      Call->getNumArgs() < 3)
+    return std::nullopt;
+  const Expr *Source = iteratedContainer(Call->getArg(0));
+  const Expr *Out = Call->getArg(2)->IgnoreImplicit();
+  // std::back_inserter(out), std::inserter(out, it), out.begin().
+  if (const auto *Inserter = dyn_cast<CallExpr>(ignoreValuePreserving(Out));
+      Inserter && Inserter->getNumArgs() >= 1 &&
+      isOneOf(plainName(calleeOf(Inserter)),
+              {"back_inserter", "front_inserter", "inserter"}))
+    Out = Inserter->getArg(0);
+  else
+    Out = iteratedContainer(Out);
+  if (!Source || !Out || !isTensorContainerType(Out->getType()))
+    return std::nullopt;
+  return StdCopy{Source, Out};
+}
+
+bool onlyReadsIterators(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  return Callee && isInStandardLibrary(Callee) && Callee->getIdentifier() &&
+         isOneOf(Callee->getName(),
+                 {"distance", "next", "prev", "advance", "find", "find_if",
+                  "count", "count_if", "accumulate", "min_element",
+                  "max_element", "any_of", "all_of", "none_of"});
 }
 
 } // namespace torchtidy

@@ -43,7 +43,12 @@ enum class TorchCallKind {
   ModuleForward,      ///< module->forward(x), module(x).
   ModuleConstruction, ///< std::make_shared<Net>(), torch::nn::Linear(...).
   InPlaceAccumulate,  ///< tensor.add_(x), +=: grows the receiver in place.
-  ContainerAppend,    ///< tensors.push_back(x), emplace_back(x).
+  ContainerAppend,    ///< tensors.push_back(x), emplace_back(x), insert(p, x).
+  ContainerClear,     ///< tensors.clear(): it holds nothing now.
+  ContainerKeep,      ///< reserve, pop_back, erase, size, ...: the
+                      ///< elements left are where they were.
+  ContainerIterator,  ///< begin(), end(), data(): what code may read or
+                      ///< write the elements through.
   TupleElement,       ///< std::get<N>(t) on a tuple of tensors.
   TupleConstruction,  ///< std::make_pair / make_tuple / tie of tensors.
 };
@@ -53,7 +58,8 @@ TorchCallKind classifyCall(const clang::CallExpr *Call);
 
 /// The arguments of a call that carry tensors, in source order (the object of
 /// a method call first). TensorList arguments (`torch::cat({a, b})`) are
-/// flattened into their element expressions, and an nn options argument
+/// flattened into their element expressions; a container of tensors passed
+/// as one (`torch::stack(states)`) is itself an operand; an nn options argument
 /// built in the call (`CrossEntropyFuncOptions().weight(w)`) gives the
 /// tensors its setters were given.
 llvm::SmallVector<const clang::Expr *, 4>
@@ -85,10 +91,39 @@ std::optional<InPlaceWrite> inPlaceWriteOf(const clang::CallExpr *Call);
 /// for a tensor's element or view, which an assignment writes into in place.
 const clang::Expr *containerSlotIndex(const clang::Expr *E);
 
+/// The container of tensors E is an element of, `v` for `v[i]`,
+/// `v.at(i)`, `v.front()`, `v.back()`; null for anything else (a tensor's
+/// element or view, an element of an element).
+const clang::Expr *containerOfElement(const clang::Expr *E);
+
+/// The container of tensors whose iterator E is (`v.begin()`, `v.end()`,
+/// `v.data()`), or null.
+const clang::Expr *iteratedContainer(const clang::Expr *E);
+
+/// A standard algorithm that copies elements of one container of tensors
+/// into another: `std::sample(buffer.begin(), buffer.end(),
+/// std::back_inserter(batch), n, rng)`, `std::copy(a.begin(), a.end(),
+/// b.begin())`.
+struct StdCopy {
+  const clang::Expr *Source = nullptr; ///< `buffer`.
+  const clang::Expr *Out = nullptr;    ///< `batch`.
+};
+std::optional<StdCopy> stdCopyOf(const clang::CallExpr *Call);
+
+/// A standard function that only reads through the iterators it is given
+/// (`std::distance`, `std::find_if`, `std::accumulate`).
+bool onlyReadsIterators(const clang::CallExpr *Call);
+
+/// What a list argument is under the conversions that pass it on
+/// (`torch::cat({a, b})`: the braced list; `torch::stack(states)`: the
+/// container), or E itself.
+const clang::Expr *underListConversions(const clang::Expr *E);
+
 /// The tensor, or std::vector of tensors, that an element or view
 /// expression is part of: `buf` for `buf[i]`, `buf.index({i})`,
 /// `buf.select(0, i)`, `buf.narrow(0, i, 1)`, `buf.slice(0, a, b)`,
-/// `v[i]` and `v.at(i)`, through any nesting. E itself when it is none.
+/// `v[i]`, `v.at(i)`, `v.front()` and `v.back()`, through any nesting. E itself
+/// when it is none.
 const clang::Expr *viewedStorage(const clang::Expr *E);
 
 /// The tensor, or std::vector of tensors, that E reads a part of with host

@@ -67,7 +67,10 @@ bool isTensorContainerType(QualType T) {
   if (!isRecordNamed(RD, "std::vector") && !isRecordNamed(RD, "std::deque") &&
       !isRecordNamed(RD, "std::list"))
     return false;
-  return isTensorType(firstTemplateTypeArgument(RD));
+  // A replay buffer's `std::deque<std::tuple<Tensor, Tensor, ...>>` holds
+  // tensors as much as a `std::vector<Tensor>` does.
+  QualType Element = firstTemplateTypeArgument(RD);
+  return isTensorType(Element) || isTensorTupleType(Element);
 }
 
 /// Whether a template argument is, or packs, a tensor or a tensor tuple.

@@ -42,6 +42,9 @@ TorchValueKind classifyType(clang::QualType T);
 bool isTensorType(clang::QualType T);
 bool isDeviceSpecType(clang::QualType T);
 bool isTensorOptionsType(clang::QualType T);
+/// A std::vector, std::deque or std::list of tensors or of tuples of
+/// tensors, or an OrderedDict of tensors (`named_parameters()`). The
+/// analysis gives it one value: what its elements are, joined.
 bool isTensorContainerType(clang::QualType T);
 /// The options of a torch::nn layer, loss or functional
 /// (`torch::nn::functional::CrossEntropyFuncOptions`,
