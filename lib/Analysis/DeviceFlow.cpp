@@ -254,6 +254,10 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
         Whole = *Element;
       if (isTensorTupleType(Decomposition->getType()))
         (*Current)[{Decomposition, nullptr}] = Whole;
+      // `for (const auto &[state, action] : transitions)`: the fields.
+      if (isTensorRecordType(Decomposition->getType()) &&
+          !Whole.Elements.empty())
+        setFieldsFrom(Decomposition, Whole);
     }
     for (const BindingDecl *Binding : Decomposition->bindings()) {
       const Expr *Bound = Binding->getBinding();
@@ -307,6 +311,15 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
       !Var->getType().getNonReferenceType().isConstQualified())
     if (const Expr *Container = containerOfElement(Init))
       ElementReferences[Var] = Container;
+  // `for (auto &t : batch)`, `Transition t = memory.front();`: an object
+  // taken from a container has the fields its element has.
+  if (isTensorRecordType(Var->getType())) {
+    std::optional<AbstractValue> Object = rangeForElement(Var);
+    if (!Object && Var->getInit() && !isa<DecompositionDecl>(Var))
+      Object = eval(Var->getInit());
+    if (Object && !Object->Elements.empty())
+      setFieldsFrom(Var, *Object);
+  }
   // `auto it = states.begin();`: writes through it are not followed.
   if (const Expr *Init = Var->getInit(); Init && !Var->isImplicit())
     forgetContainerWrittenThrough(Init);
@@ -360,6 +373,11 @@ AbstractValue DeviceFlowPass::evalUncached(const Expr *E) {
   if (Bare != E)
     return eval(Bare);
 
+  // An object of a class that holds tensors, as an element of a container
+  // holds it: its fields, by index.
+  if (isTensorRecordType(E->getType()))
+    if (std::optional<AbstractValue> Object = recordValueOf(E))
+      return *Object;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return evalDeclRef(Ref);
   if (const auto *Member = dyn_cast<MemberExpr>(E))
@@ -490,6 +508,13 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
   }
   if (std::optional<unsigned> Index = pairMemberIndex(Member))
     return eval(Member->getBase()).element(*Index);
+  // `batch[i].state`, `memory.front().state`: a field of an element.
+  if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      Field && !Member->isArrow() &&
+      isTensorRecordType(Member->getBase()->getType()))
+    if (AbstractValue Object = eval(Member->getBase());
+        Field->getFieldIndex() < Object.Elements.size())
+      return Object.Elements[Field->getFieldIndex()];
   // An example this function built from tensors holds those tensors.
   if (std::optional<unsigned> Index = exampleMemberIndex(Member))
     if (AbstractValue Example = eval(Member->getBase());
@@ -638,6 +663,14 @@ static AbstractValue withElement(const AbstractValue &Held,
     return Element;
   if (Element.Where.State == Placement::Knowledge::Unset)
     return Held;
+  // Tuples or objects: part by part.
+  if (!Held.Elements.empty() &&
+      Held.Elements.size() == Element.Elements.size()) {
+    std::vector<AbstractValue> Parts;
+    for (size_t I = 0; I < Held.Elements.size(); ++I)
+      Parts.push_back(withElement(Held.Elements[I], Element.Elements[I]));
+    return AbstractValue::tupleOf(std::move(Parts));
+  }
   if (Held.Where != Element.Where)
     return AbstractValue::unknown();
   return Held.join(Element);
@@ -659,10 +692,59 @@ void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {
   (*Current)[*Key] = Stored;
   Memo.clear(); // Earlier reads of the target are stale now.
   // An element of a container, bound by reference: the container holds
-  // what was stored, among what it held.
-  if (!Key->second)
-    if (const Expr *Container = ElementReferences.lookup(Key->first))
-      store(Container, withElement(eval(Container), Stored));
+  // what was stored, among what it held. A field stored in such an element
+  // changes one element's part, which is not followed.
+  if (const Expr *Container = ElementReferences.lookup(Key->first))
+    store(Container, Key->second ? AbstractValue::unknown()
+                                 : withElement(eval(Container), Stored));
+}
+
+std::optional<AbstractValue> DeviceFlowPass::recordValueOf(const Expr *E) {
+  const Expr *Bare = ignoreValuePreserving(E);
+  const CXXRecordDecl *Class = Bare->getType()->getAsCXXRecordDecl();
+  if (!Class)
+    return std::nullopt;
+  std::vector<AbstractValue> Fields;
+  auto FieldsFrom =
+      [&](llvm::function_ref<AbstractValue(const FieldDecl *)> ValueOf) {
+        for (const FieldDecl *Field : Class->fields())
+          Fields.push_back(classifyType(Field->getType()) ==
+                                   TorchValueKind::None
+                               ? AbstractValue()
+                               : ValueOf(Field));
+        return AbstractValue::tupleOf(std::move(Fields));
+      };
+  // `Transition{state, action, reward}`: initialised field by field.
+  if (const auto *List = dyn_cast<InitListExpr>(Bare)) {
+    if (List->isSyntacticForm() && List->getSemanticForm())
+      List = List->getSemanticForm();
+    // With bases, the initialisers do not line up with the fields.
+    if (Class->getNumBases() != 0)
+      return std::nullopt;
+    return FieldsFrom([&](const FieldDecl *Field) {
+      return Field->getFieldIndex() < List->getNumInits()
+                 ? eval(List->getInit(Field->getFieldIndex()))
+                 : AbstractValue::unknown();
+    });
+  }
+  // A variable or parameter of this function: its fields as followed.
+  if (objectFieldsOwner(Bare))
+    return FieldsFrom([&](const FieldDecl *Field) {
+      return fieldOfObject(Bare, Field).value_or(AbstractValue::unknown());
+    });
+  return std::nullopt;
+}
+
+void DeviceFlowPass::setFieldsFrom(const ValueDecl *Owner,
+                                   const AbstractValue &Object) {
+  const CXXRecordDecl *Class =
+      Owner->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Class)
+    return;
+  for (const FieldDecl *Field : Class->fields())
+    if (classifyType(Field->getType()) != TorchValueKind::None)
+      (*Current)[{Owner, Field}] = Object.element(Field->getFieldIndex());
+  Memo.clear();
 }
 
 /// Whether V is what the storage Key held when the function was entered,

@@ -383,6 +383,9 @@ void DeviceFlowPass::forgetFieldsOf(const Expr *Object) {
 }
 
 void DeviceFlowPass::forgetFieldsKeptUnder(const ValueDecl *Owner) {
+  // An element of a container bound by reference: one element changed.
+  if (const Expr *Container = ElementReferences.lookup(Owner))
+    store(Container, AbstractValue::unknown());
   for (auto &[Stored, Value] : *Current)
     if (Stored.first == Owner && Stored.second)
       Value = AbstractValue::unknown();

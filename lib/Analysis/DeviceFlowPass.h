@@ -137,6 +137,13 @@ private:
   /// The element of a container of tensors that the range-for declaring
   /// LoopVar binds on each iteration, where the analysis knows it.
   std::optional<AbstractValue> rangeForElement(const VarDecl *LoopVar);
+  /// The value of an object of a class that holds tensors
+  /// (isTensorRecordType), as a container's element holds it: a tuple of
+  /// its fields, by field index. Built from a braced initialiser, or from
+  /// the fields the analysis follows of a variable; none otherwise.
+  std::optional<AbstractValue> recordValueOf(const Expr *E);
+  /// Gives Owner's fields the values of Object's elements (recordValueOf).
+  void setFieldsFrom(const ValueDecl *Owner, const AbstractValue &Object);
 
   // Summaries (DeviceFlowSummaries.cpp).
   /// Where a parameter, or a field of `this`, is before the function assigns

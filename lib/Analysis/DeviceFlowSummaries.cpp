@@ -338,21 +338,23 @@ AbstractValue DeviceFlowPass::instantiateOn(const AbstractValue &CalleeValue,
       return V;
     return AbstractValue::unknown();
   }
-  // "What the caller's object held in a field": a summary speaks so of an
-  // object parameter only in its effects on that parameter, which the call
-  // applies field by field.
-  if (const auto *Field = dyn_cast_or_null<FieldDecl>(Where.DeviceVar);
-      Field && Where.FromParameter &&
-      Where.FromParameter->getDeclContext() == Callee)
-    return AbstractValue::unknown();
   if (const auto *Field = dyn_cast_or_null<FieldDecl>(Where.DeviceVar);
       Field && Where.Devices.isAny() && !isDeviceSpecType(Field->getType())) {
     // "What the object holds in Field when the call starts", said by a
     // method of a plain class: the one the call is made on, where this
     // function knows it, or this function's own object. Summarising a
     // method of the same class, that is still "whatever the object holds".
+    // Of an object parameter, it is what the argument holds there, where
+    // its value says (`push(Experience{state, ...})`).
     std::optional<AbstractValue> Held;
-    if (Object && !isThisObject(Object)) {
+    if (const ParmVarDecl *Parm = Where.FromParameter) {
+      if (Parm->getDeclContext() != Callee)
+        return AbstractValue::unknown();
+      unsigned Index = Parm->getFunctionScopeIndex() + FirstArgument;
+      if (Index < Args.size() &&
+          Field->getFieldIndex() < Args[Index].Elements.size())
+        Held = Args[Index].Elements[Field->getFieldIndex()];
+    } else if (Object && !isThisObject(Object)) {
       Held = fieldOfObject(Object, Field);
     } else if (PlainClassOfMethod == Field->getParent()) {
       if (Mode == PassMode::Summarize && !isa<CXXConstructorDecl>(Function))
@@ -361,7 +363,9 @@ AbstractValue DeviceFlowPass::instantiateOn(const AbstractValue &CalleeValue,
       Held = It != Current->end() ? std::optional(It->second)
                                   : entryValue(Field);
     }
-    if (!Held || !Held->Where.isKnown())
+    // A container of objects (`std::deque<Transition>`) may know its
+    // elements' fields where it knows no one device for them all.
+    if (!Held || (!Held->Where.isKnown() && Held->Elements.empty()))
       return AbstractValue::unknown();
     V.Where = Held->Where;
     // The tuples a replay buffer's container holds.

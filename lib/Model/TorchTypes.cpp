@@ -67,10 +67,23 @@ bool isTensorContainerType(QualType T) {
   if (!isRecordNamed(RD, "std::vector") && !isRecordNamed(RD, "std::deque") &&
       !isRecordNamed(RD, "std::list"))
     return false;
-  // A replay buffer's `std::deque<std::tuple<Tensor, Tensor, ...>>` holds
-  // tensors as much as a `std::vector<Tensor>` does.
+  // A replay buffer's `std::deque<std::tuple<Tensor, Tensor, ...>>`, or
+  // `std::vector<Transition>`, holds tensors as much as a
+  // `std::vector<Tensor>` does.
   QualType Element = firstTemplateTypeArgument(RD);
-  return isTensorType(Element) || isTensorTupleType(Element);
+  return isTensorType(Element) || isTensorTupleType(Element) ||
+         isTensorRecordType(Element);
+}
+
+bool isTensorRecordType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD || !RD->hasDefinition() || RD->isLambda() || isModuleClass(RD) ||
+      isInLibTorchNamespace(RD) || isInStandardLibrary(RD) ||
+      classifyType(T) != TorchValueKind::None)
+    return false;
+  return llvm::any_of(RD->fields(), [](const FieldDecl *Field) {
+    return isTensorType(Field->getType());
+  });
 }
 
 /// Whether a template argument is, or packs, a tensor or a tensor tuple.

@@ -42,10 +42,15 @@ TorchValueKind classifyType(clang::QualType T);
 bool isTensorType(clang::QualType T);
 bool isDeviceSpecType(clang::QualType T);
 bool isTensorOptionsType(clang::QualType T);
-/// A std::vector, std::deque or std::list of tensors or of tuples of
-/// tensors, or an OrderedDict of tensors (`named_parameters()`). The
-/// analysis gives it one value: what its elements are, joined.
+/// A std::vector, std::deque or std::list of tensors, of tuples of tensors
+/// or of isTensorRecordType objects, or an OrderedDict of tensors
+/// (`named_parameters()`). The analysis gives it one value: what its
+/// elements are, joined.
 bool isTensorContainerType(clang::QualType T);
+/// A class of the user's (not a module, nor LibTorch's or the standard
+/// library's) with a tensor among its fields: a replay buffer's
+/// `struct Transition { torch::Tensor state, action; float reward; }`.
+bool isTensorRecordType(clang::QualType T);
 /// The options of a torch::nn layer, loss or functional
 /// (`torch::nn::functional::CrossEntropyFuncOptions`,
 /// `torch::nn::BCEWithLogitsLossOptions`): some carry tensors

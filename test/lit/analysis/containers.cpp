@@ -178,3 +178,71 @@ void negatives(torch::Device device, torch::Tensor cpuState) {
   mixed.push_back(cpuState.to(device));
   auto either = net->forward(mixed.at(1));
 }
+
+// Objects of the user's in containers: a transition struct kept in a deque.
+// Each field of the elements is followed on its own: the observation is
+// left on the host, the next observation moved.
+struct Experience {
+  torch::Tensor state;
+  int64_t action;
+  float reward;
+  torch::Tensor nextState;
+  bool done;
+};
+
+class ReplayMemory {
+public:
+  void push(const Experience &experience) { memory_.push_back(experience); }
+  std::vector<Experience> sample(size_t n) {
+    std::vector<Experience> batch;
+    std::sample(memory_.begin(), memory_.end(), std::back_inserter(batch), n,
+                std::mt19937{std::random_device{}()});
+    return batch;
+  }
+  const Experience &latest() const { return memory_.back(); }
+
+private:
+  std::deque<Experience> memory_;
+};
+
+void learn(torch::Device device) {
+  QNet net;
+  net->to(device);
+  ReplayMemory memory;
+  auto state = observe();
+  for (int step = 0; step < 1000; ++step) {
+    auto next = observe();
+    memory.push(Experience{state, 0, 1.0f, next.to(device), false});
+    state = next;
+    std::vector<torch::Tensor> states, nexts;
+    for (const auto &experience : memory.sample(32)) {
+      states.push_back(experience.state);
+      nexts.push_back(experience.nextState);
+    }
+    auto q = net->forward(torch::stack(states));
+    // CHECK: :[[@LINE-1]]:27: warning: input 'torch::stack(states)' of 'net' is on the CPU (returned by 'memory.sample(32)') but the module is on 'device'; move it with 'torch::stack(states).to(device)' [libtorch-missing-target-migration]
+    // CHECK: :[[@LINE-6]]:35: note: 'memory.sample(32)' returns it on the CPU
+    // CHECK: :[[@LINE-13]]:16: note: 'observe()' returns it on the CPU
+    // CHECK: :[[@LINE-171]]:34: note: created here by 'torch::rand' on the CPU
+    // CHECK: :[[@LINE-17]]:8: note: 'net' is moved to 'device' here with '.to(device)'
+    // FIXED: auto q = net->forward(torch::stack(states).to(device));
+    auto target = net->forward(torch::stack(nexts));
+    auto latest = net->forward(memory.latest().nextState);
+  }
+}
+
+// Not findings: transitions moved as they are stored; fields moved in place
+// through a reference to the element.
+void learnMoved(torch::Device device) {
+  QNet net;
+  net->to(device);
+  ReplayMemory memory;
+  for (int step = 0; step < 1000; ++step) {
+    memory.push(Experience{observe().to(device), 0, 1.0f, observe(), false});
+    auto batch = memory.sample(32);
+    auto q = net->forward(batch.front().state);
+    for (auto &experience : batch)
+      experience.nextState = experience.nextState.to(device);
+    auto target = net->forward(batch[0].nextState);
+  }
+}
