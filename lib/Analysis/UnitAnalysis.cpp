@@ -144,11 +144,12 @@ static ObjectFieldValues joinObjectFields(const ObjectFieldValues &A,
 }
 
 /// Whether a parameter takes the placement its callers' arguments have: a
-/// tensor, a module, module options, or a device (not tensor options, which
-/// say more than where).
+/// tensor, a container of tensors, a module, module options, or a device
+/// (not tensor options, which say more than where).
 static bool takesCallersPlacement(const ParmVarDecl *Parm) {
   TorchValueKind Kind = classifyType(Parm->getType());
-  return Kind == TorchValueKind::Tensor || Kind == TorchValueKind::Module ||
+  return Kind == TorchValueKind::Tensor || Kind == TorchValueKind::TensorList ||
+         Kind == TorchValueKind::Module ||
          Kind == TorchValueKind::ModuleOptions ||
          (Kind == TorchValueKind::DeviceSpec &&
           !isTensorOptionsType(Parm->getType()));

@@ -119,6 +119,27 @@ void play(std::vector<float> &pixels) {
   // FIXED: auto q = net->forward(frames.back().to(device));
 }
 
+// Through a helper, the other way: the losses a caller collects as 0-dim
+// host tensors, weighted in a helper by weights its caller put on the
+// device. Each loss mixes freely; their stack does not.
+static torch::Tensor weightedSum(const std::vector<torch::Tensor> &losses,
+                                 const torch::Tensor &weights) {
+  return (torch::stack(losses) * weights).sum();
+  // CHECK: :[[@LINE-1]]:32: warning: 'torch::stack(losses)' is on the CPU (passed by 'multiTask') but 'weights' is on 'device' (passed by 'multiTask'); '*' needs all its tensor operands on one device [libtorch-mixed-device-operands]
+  // CHECK: :[[@LINE+11]]:28: note: 'losses' is on the CPU here: passed by 'multiTask'
+  // CHECK: :[[@LINE+9]]:22: note: created here by 'torch::rand' on the CPU
+  // CHECK: :[[@LINE+9]]:36: note: 'weights' is on 'device' here: passed by 'multiTask'
+  // CHECK: :[[@LINE+4]]:18: note: created here by 'torch::ones' on 'device'
+}
+
+void multiTask(torch::Device device) {
+  auto weights = torch::ones({3}, device);
+  std::vector<torch::Tensor> losses;
+  for (int task = 0; task < 3; ++task)
+    losses.push_back(torch::rand({}));
+  auto total = weightedSum(losses, weights);
+}
+
 // Not findings. A buffer that moves what it keeps to its own device; a
 // batch moved before use; elements moved in place through a reference, an
 // element reference or an iterator; a container emptied and refilled on the
@@ -223,7 +244,7 @@ void learn(torch::Device device) {
     // CHECK: :[[@LINE-1]]:27: warning: input 'torch::stack(states)' of 'net' is on the CPU (returned by 'memory.sample(32)') but the module is on 'device'; move it with 'torch::stack(states).to(device)' [libtorch-missing-target-migration]
     // CHECK: :[[@LINE-6]]:35: note: 'memory.sample(32)' returns it on the CPU
     // CHECK: :[[@LINE-13]]:16: note: 'observe()' returns it on the CPU
-    // CHECK: :[[@LINE-171]]:34: note: created here by 'torch::rand' on the CPU
+    // CHECK: :[[@LINE-192]]:34: note: created here by 'torch::rand' on the CPU
     // CHECK: :[[@LINE-17]]:8: note: 'net' is moved to 'device' here with '.to(device)'
     // FIXED: auto q = net->forward(torch::stack(states).to(device));
     auto target = net->forward(torch::stack(nexts));
