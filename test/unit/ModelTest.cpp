@@ -40,8 +40,21 @@ namespace cuda { bool is_available(); int device_count(); }
 namespace mps { bool is_available(); }
 } // namespace torch
 namespace std {
-template <class T> struct vector { void push_back(const T &); };
+// Every method returns something, so that use() can take it.
+template <class T> struct vector {
+  int push_back(const T &);
+  int clear();
+  int reserve(unsigned long);
+  int begin();
+  T &operator[](unsigned long);
+  T &back();
+  int swap(vector &);
+};
+template <class... T> struct tuple {};
 } // namespace std
+namespace torch {
+at::Tensor stack(const std::vector<at::Tensor> &);
+} // namespace torch
 namespace mine {
 at::Tensor make();
 bool is_available();
@@ -249,6 +262,63 @@ TEST(TensorOpsTest, TensorOperandsInSourceOrder) {
   // The object of a method call is its first operand.
   EXPECT_EQ(tensorOperands(U.call(1)).size(), 1u);
   EXPECT_TRUE(tensorOperands(U.call(2)).empty());
+}
+
+TEST(TorchTypesTest, ContainersOfTensorsOfTuplesAndOfRecordsHoldingTensors) {
+  Snippet U = parse(R"cpp(
+    struct Transition { torch::Tensor state; float reward; };
+    struct Counts { int n; };
+    std::vector<torch::Tensor> tensors;
+    std::vector<std::tuple<torch::Tensor, int>> tuples;
+    std::vector<Transition> transitions;
+    std::vector<Counts> counts;
+    std::vector<int> numbers;
+    Transition transition;
+  )cpp");
+  auto TypeOf = [&](llvm::StringRef Name) {
+    const ValueDecl *D = declNamed(U, Name);
+    return D ? D->getType() : QualType();
+  };
+  EXPECT_TRUE(isTensorContainerType(TypeOf("tensors")));
+  EXPECT_TRUE(isTensorContainerType(TypeOf("tuples")));
+  EXPECT_TRUE(isTensorContainerType(TypeOf("transitions")));
+  EXPECT_FALSE(isTensorContainerType(TypeOf("counts")));
+  EXPECT_FALSE(isTensorContainerType(TypeOf("numbers")));
+  EXPECT_TRUE(isTensorRecordType(TypeOf("transition")));
+  EXPECT_FALSE(isTensorRecordType(TypeOf("tensors")));
+}
+
+TEST(TensorOpsTest, WhatContainerMethodsDoToTheirElements) {
+  const Case<TorchCallKind> Cases[] = {
+      {"v.push_back(x)", TorchCallKind::ContainerAppend},
+      {"v.clear()", TorchCallKind::ContainerClear},
+      {"v.reserve(4)", TorchCallKind::ContainerKeep},
+      {"v.begin()", TorchCallKind::ContainerIterator},
+      // Unknown to the model: it may change what the container holds.
+      {"v.swap(w)", TorchCallKind::Other},
+  };
+  expectEach("std::vector<torch::Tensor> v, std::vector<torch::Tensor> w, "
+             "torch::Tensor x",
+             Cases,
+             [](const Snippet &U, size_t I) { return classifyCall(U.call(I)); });
+}
+
+TEST(TensorOpsTest, ElementsAndContainerOperands) {
+  Snippet U = parse(R"cpp(
+    void f(std::vector<torch::Tensor> v, torch::Tensor x) {
+      use(v[0]);
+      use(v.back());
+      use(x.detach());
+      use(torch::stack(v));
+    })cpp");
+  ASSERT_EQ(U.Args.size(), 4u);
+  EXPECT_EQ(nameOf(containerOfElement(U.arg(0))), "v");
+  EXPECT_EQ(nameOf(containerOfElement(U.arg(1))), "v");
+  EXPECT_EQ(containerOfElement(U.arg(2)), nullptr);
+  // The container passed whole is the operand.
+  auto Operands = tensorOperands(U.call(3));
+  ASSERT_EQ(Operands.size(), 1u);
+  EXPECT_EQ(nameOf(Operands[0]), "v");
 }
 
 } // namespace
