@@ -33,6 +33,10 @@ bool isPlainUserClass(const CXXRecordDecl *Class) {
 }
 
 const CXXRecordDecl *plainUserClassOf(QualType Type) {
+  // An object a `std::unique_ptr` owns is that pointer's alone: what is
+  // done to it is done through the pointer.
+  if (QualType Owned = uniquePtrPointee(Type); !Owned.isNull())
+    Type = Owned;
   // A module handle of the user's (TORCH_MODULE's `Net`) is a module.
   if (classifyType(Type) != TorchValueKind::None)
     return nullptr;

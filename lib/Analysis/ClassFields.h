@@ -36,8 +36,9 @@ namespace torchtidy {
 /// LibTorch's or the standard library's.
 bool isPlainUserClass(const clang::CXXRecordDecl *Class);
 
-/// The plain class of the user's an object of Type is (not a pointer or a
-/// reference to one, nor a module handle); null for any other type.
+/// The plain class of the user's an object of Type is, or that a
+/// `std::unique_ptr` of Type owns (not a pointer or a reference to one, nor
+/// a module handle); null for any other type.
 const clang::CXXRecordDecl *plainUserClassOf(clang::QualType Type);
 
 /// What Field holds at the start of every method of its class, as above;

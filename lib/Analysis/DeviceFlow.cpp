@@ -234,10 +234,9 @@ void DeviceFlowPass::transferInitializer(const clang::CXXCtorInitializer *Init) 
     const Expr *Built = Init->getInit();
     if (const auto *Default = dyn_cast<clang::CXXDefaultInitExpr>(Built))
       Built = Default->getExpr();
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(
-            ignoreValuePreserving(Built)->IgnoreImplicit());
-        Construct && !Construct->getConstructor()->isCopyOrMoveConstructor())
-      applyConstructorEffects(Field, Construct);
+    if (std::optional<ObjectConstruction> Construction = objectConstructionOf(
+            ignoreValuePreserving(Built)->IgnoreImplicit()))
+      applyConstructorEffects(Field, *Construction);
     else
       forgetFieldsKeptUnder(Field);
   }
@@ -286,12 +285,12 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
           (*Current)[{Var, Field}] = Value;
       }
     }
-  if (const Expr *Init = Var->getInit())
-    if (const auto *Construct =
-            dyn_cast<CXXConstructExpr>(ignoreValuePreserving(Init));
-        Construct && classifyType(Var->getType()) == TorchValueKind::None) {
-      eval(Construct);
-      applyConstructorEffects(Var, Construct);
+  if (const Expr *Init = Var->getInit();
+      Init && classifyType(Var->getType()) == TorchValueKind::None)
+    if (std::optional<ObjectConstruction> Construction =
+            objectConstructionOf(ignoreValuePreserving(Init))) {
+      eval(Init);
+      applyConstructorEffects(Var, *Construction);
     }
   // `ReplayMemory &memory = memory_;`, `auto *m = &buffer;`: what is done
   // through the alias is done to the object, under a name its fields are

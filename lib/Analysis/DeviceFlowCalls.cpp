@@ -273,6 +273,18 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
       appendTo(Copy->Out, eval(Copy->Source));
       return AbstractValue::unknown();
     }
+    // `memory_.reset(new ReplayMemory(n))`: a new object in the pointer.
+    if (const auto *Reset = dyn_cast<CXXMemberCallExpr>(Call);
+        Reset && Reset->getNumArgs() == 1 && Object &&
+        !uniquePtrPointee(Object->getType()).isNull() &&
+        Reset->getMethodDecl()->getIdentifier() &&
+        Reset->getMethodDecl()->getName() == "reset")
+      if (const ValueDecl *Owner = objectFieldsOwner(Object))
+        if (std::optional<ObjectConstruction> Construction =
+                objectConstructionOf(Reset->getArg(0))) {
+          applyConstructorEffects(Owner, *Construction);
+          return AbstractValue::unknown();
+        }
     // `std::transform(v.begin(), v.end(), v.begin(), f)`: whatever the
     // callee's summary says, writes through the iterators it is given are
     // not followed.
@@ -362,6 +374,9 @@ void DeviceFlowPass::forgetFieldsOf(const Expr *Object) {
   if (const auto *AddressOf = dyn_cast<UnaryOperator>(Bare);
       AddressOf && AddressOf->getOpcode() == UO_AddrOf)
     Bare = AddressOf->getSubExpr();
+  // `memory_.get()`, `*memory_`: the object a std::unique_ptr owns.
+  if (const Expr *Pointer = uniquePtrReached(Bare))
+    Bare = Pointer;
   if (isThisObject(Bare)) {
     // The fields of this function's own object, read before any store as
     // what the call started with, are now whatever the callee left; so are

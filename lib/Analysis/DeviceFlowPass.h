@@ -84,7 +84,7 @@ private:
                     llvm::ArrayRef<AbstractValue> Args,
                     llvm::StringRef CallSpelling);
   void applyConstructorEffects(const ValueDecl *Owner,
-                               const CXXConstructExpr *Construct);
+                               const ObjectConstruction &Construction);
   /// `memory_ = ReplayMemory(256, 4)`, `a = b` of a plain class's objects:
   /// the target's fields are the new object's, or the source's.
   void assignObject(const Expr *Target, const Expr *Source);

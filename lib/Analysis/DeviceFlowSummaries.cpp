@@ -180,6 +180,9 @@ AbstractValue DeviceFlowPass::instantiate(const AbstractValue &CalleeValue,
 }
 
 const ValueDecl *DeviceFlowPass::objectFieldsOwner(const Expr *Object) const {
+  // `*memory`: the object the std::unique_ptr `memory` owns.
+  if (const Expr *Pointer = Object ? uniquePtrReached(Object) : nullptr)
+    Object = Pointer;
   std::optional<StorageKey> Key = storageKeyOf(Object);
   if (!Key || (Key->first && Key->second))
     return nullptr;
@@ -566,10 +569,10 @@ void DeviceFlowPass::applyAppends(const CallExpr *Call,
 }
 
 void DeviceFlowPass::applyConstructorEffects(
-    const ValueDecl *Owner, const CXXConstructExpr *Construct) {
+    const ValueDecl *Owner, const ObjectConstruction &Construction) {
   // Whatever the object held before, a new one is built in its place.
   forgetFieldsKeptUnder(Owner);
-  const CXXConstructorDecl *Constructor = Construct->getConstructor();
+  const CXXConstructorDecl *Constructor = Construction.Constructor;
   const FunctionDecl *Definition = nullptr;
   if (!Constructor || !Constructor->hasBody(Definition) || !Definition ||
       !objectFieldsSummarized(Definition) ||
@@ -579,7 +582,7 @@ void DeviceFlowPass::applyConstructorEffects(
   if (!Summary)
     return;
   llvm::SmallVector<AbstractValue, 4> Args;
-  for (const Expr *Arg : Construct->arguments())
+  for (const Expr *Arg : Construction.Args)
     Args.push_back(eval(Arg));
   std::string ClassName = Constructor->getParent()->getNameAsString();
   for (const auto &[Changed, AtExit] : Summary->Effects) {
@@ -591,7 +594,7 @@ void DeviceFlowPass::applyConstructorEffects(
                                         ExplainedByCallee);
     if (ExplainedByCallee && Value.Where.isKnown())
       Value.addOrigin(
-          {Origin::Kind::HelperEffect, Construct->getBeginLoc(),
+          {Origin::Kind::HelperEffect, Construction.Loc,
            Owner->getNameAsString() + "." + Field->getNameAsString(), ClassName,
            Value.Where.describe()});
     (*Current)[{Owner, Field}] = Value;
@@ -604,15 +607,23 @@ void DeviceFlowPass::assignObject(const Expr *Target, const Expr *Source) {
   if (!Owner)
     return;
   const Expr *Bare = ignoreValuePreserving(Source)->IgnoreImplicit();
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
-      Construct && !Construct->getConstructor()->isCopyOrMoveConstructor()) {
-    applyConstructorEffects(Owner, Construct);
+  if (std::optional<ObjectConstruction> Built = objectConstructionOf(Bare)) {
+    applyConstructorEffects(Owner, *Built);
     return;
   }
   // A copy of another object: its fields, as far as they are known.
-  for (auto &[Field, Value] : fieldsOfObject(Bare))
-    (*Current)[{Owner, Field}] = std::move(Value);
-  Memo.clear();
+  if (objectFieldsOwner(Bare)) {
+    for (auto &[Field, Value] : fieldsOfObject(Bare))
+      (*Current)[{Owner, Field}] = std::move(Value);
+    Memo.clear();
+    return;
+  }
+  // An object from anywhere else: a container's element, or what the
+  // analysis does not follow (a helper's result).
+  if (AbstractValue Object = eval(Bare); !Object.Elements.empty())
+    setFieldsFrom(Owner, Object);
+  else
+    forgetFieldsKeptUnder(Owner);
 }
 
 /// The module or tensor parameter a placement stands for, while the function

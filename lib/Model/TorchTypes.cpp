@@ -5,9 +5,13 @@
 #include "Model/DataLoading.h"
 #include "Model/ModelDetail.h"
 #include "Model/Modules.h"
+#include "Model/SourceText.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/TemplateBase.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include <functional>
 
 using namespace clang;
 
@@ -73,6 +77,105 @@ bool isTensorContainerType(QualType T) {
   QualType Element = firstTemplateTypeArgument(RD);
   return isTensorType(Element) || isTensorTupleType(Element) ||
          isTensorRecordType(Element);
+}
+
+QualType uniquePtrPointee(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Spec || !isRecordNamed(Spec, "std::unique_ptr") ||
+      Spec->getTemplateArgs().size() == 0 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return Spec->getTemplateArgs()[0].getAsType();
+}
+
+const Expr *uniquePtrReached(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !(Callee->getOverloadedOperator() == OO_Star ||
+                   plainName(Callee) == "get"))
+    return nullptr;
+  const Expr *Pointer = callObject(Call);
+  if (!Pointer || uniquePtrPointee(Pointer->getType()).isNull())
+    return nullptr;
+  return Pointer->IgnoreParenImpCasts();
+}
+
+/// The `new T(...)` in the body of a `std::make_unique<T>` instantiation.
+static const CXXNewExpr *newExpressionIn(const FunctionDecl *MakeUnique) {
+  const FunctionDecl *Definition = nullptr;
+  if (!MakeUnique->hasBody(Definition) || !Definition)
+    return nullptr;
+  const CXXNewExpr *Found = nullptr;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Found)
+      return;
+    if ((Found = dyn_cast<CXXNewExpr>(S)))
+      return;
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Definition->getBody());
+  return Found;
+}
+
+std::optional<ObjectConstruction> objectConstructionOf(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreParens()->IgnoreImplicit();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = Cast->getSubExpr()->IgnoreImplicit();
+  if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
+    const CXXConstructExpr *Construct = New->getConstructExpr();
+    if (!Construct)
+      return std::nullopt;
+    E = Construct;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *Constructor = Construct->getConstructor();
+    if (!Constructor)
+      return std::nullopt;
+    // `std::unique_ptr<T>(new T(...))`: the object the pointer takes.
+    if (!uniquePtrPointee(Construct->getType()).isNull()) {
+      if (Construct->getNumArgs() == 0)
+        return std::nullopt;
+      return objectConstructionOf(Construct->getArg(0));
+    }
+    if (Constructor->isCopyOrMoveConstructor())
+      return std::nullopt;
+    ObjectConstruction Built{Constructor, {}, Construct->getBeginLoc()};
+    for (const Expr *Arg : Construct->arguments())
+      Built.Args.push_back(Arg);
+    return Built;
+  }
+  // `std::make_unique<T>(args...)`: T's constructor, given the call's
+  // arguments, which make_unique forwards in order.
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !isInStandardLibrary(Callee) ||
+        plainName(Callee) != "make_unique")
+      return std::nullopt;
+    const CXXNewExpr *New = newExpressionIn(Callee);
+    const CXXConstructExpr *Construct = New ? New->getConstructExpr() : nullptr;
+    if (!Construct || !Construct->getConstructor() ||
+        Construct->getNumArgs() < Call->getNumArgs())
+      return std::nullopt;
+    // The call's arguments, then the defaults of the parameters it leaves
+    // out.
+    ObjectConstruction Built{
+        Construct->getConstructor(), {}, Call->getBeginLoc()};
+    for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
+      const Expr *Arg = Construct->getArg(I);
+      if (I < Call->getNumArgs())
+        Built.Args.push_back(Call->getArg(I));
+      else if (isa<CXXDefaultArgExpr>(Arg))
+        Built.Args.push_back(Arg);
+      else
+        return std::nullopt;
+    }
+    return Built;
+  }
+  return std::nullopt;
 }
 
 bool isTensorRecordType(QualType T) {

@@ -15,8 +15,10 @@
 #define TORCHTIDY_MODEL_TORCHTYPES_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 
@@ -47,6 +49,24 @@ bool isTensorOptionsType(clang::QualType T);
 /// (`named_parameters()`). The analysis gives it one value: what its
 /// elements are, joined.
 bool isTensorContainerType(clang::QualType T);
+/// T for a `std::unique_ptr<T>`, which no other code shares; null otherwise.
+clang::QualType uniquePtrPointee(clang::QualType T);
+/// The `std::unique_ptr` whose object E reaches with `p.get()` or `*p`; null
+/// for any other expression.
+const clang::Expr *uniquePtrReached(const clang::Expr *E);
+
+/// Where an expression builds a new object, and how: `ReplayMemory(1000)`,
+/// `new ReplayMemory(1000)`, `std::make_unique<ReplayMemory>(1000)` or
+/// `std::unique_ptr<ReplayMemory>(new ReplayMemory(1000))`. The arguments
+/// are the constructor's, as written at the call.
+struct ObjectConstruction {
+  const clang::CXXConstructorDecl *Constructor = nullptr;
+  llvm::SmallVector<const clang::Expr *, 4> Args;
+  clang::SourceLocation Loc;
+};
+/// None for any other expression, and for a copy or a move.
+std::optional<ObjectConstruction> objectConstructionOf(const clang::Expr *E);
+
 /// A class of the user's (not a module, nor LibTorch's or the standard
 /// library's) with a tensor among its fields: a replay buffer's
 /// `struct Transition { torch::Tensor state, action; float reward; }`.
