@@ -770,7 +770,7 @@ void DeviceFlowPass::appendAt(StorageKey Key, const AbstractValue &Held,
     // lose.
     if (FinalWalk) {
       AbstractValue &Added = AppendedOnEntry[Key];
-      Added = Added.join(Element);
+      Added = withElement(Added, Element);
     }
     return;
   }
