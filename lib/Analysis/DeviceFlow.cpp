@@ -547,6 +547,29 @@ AbstractValue DeviceFlowPass::evalMember(const MemberExpr *Member) {
   return AbstractValue::unknown();
 }
 
+/// What a container that holds Held holds once Element is added to it, or
+/// put in place of one of its elements. Elements on different devices (or
+/// whose devices are known differently) leave it unknown: which element is
+/// where cannot be told, and a finding must not rest on a guess.
+static AbstractValue withElement(const AbstractValue &Held,
+                                 const AbstractValue &Element) {
+  if (Held.Where.State == Placement::Knowledge::Unset)
+    return Element;
+  if (Element.Where.State == Placement::Knowledge::Unset)
+    return Held;
+  // Tuples or objects: part by part.
+  if (!Held.Elements.empty() &&
+      Held.Elements.size() == Element.Elements.size()) {
+    std::vector<AbstractValue> Parts;
+    for (size_t I = 0; I < Held.Elements.size(); ++I)
+      Parts.push_back(withElement(Held.Elements[I], Element.Elements[I]));
+    return AbstractValue::tupleOf(std::move(Parts));
+  }
+  if (Held.Where != Element.Where)
+    return AbstractValue::unknown();
+  return Held.join(Element);
+}
+
 AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
   for (const Expr *Arg : Construct->arguments())
     eval(Arg);
@@ -639,10 +662,10 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
       return eval(First);
     // `{a, b}`: what its elements are.
     if (const auto *List = dyn_cast<InitListExpr>(First)) {
-      AbstractValue Elements;
+      AbstractValue Held;
       for (const Expr *Element : List->inits())
-        Elements = Elements.join(eval(Element));
-      return Elements;
+        Held = withElement(Held, eval(Element));
+      return Held;
     }
     // (n, value): n copies of value.
     if (NumArgs == 2 && Construct->getArg(0)->getType()->isIntegerType() &&
@@ -650,29 +673,6 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
       return eval(Construct->getArg(1));
   }
   return AbstractValue::unknown();
-}
-
-/// What a container that holds Held holds once Element is added to it, or
-/// put in place of one of its elements. Elements on different devices (or
-/// whose devices are known differently) leave it unknown: which element is
-/// where cannot be told, and a finding must not rest on a guess.
-static AbstractValue withElement(const AbstractValue &Held,
-                                 const AbstractValue &Element) {
-  if (Held.Where.State == Placement::Knowledge::Unset)
-    return Element;
-  if (Element.Where.State == Placement::Knowledge::Unset)
-    return Held;
-  // Tuples or objects: part by part.
-  if (!Held.Elements.empty() &&
-      Held.Elements.size() == Element.Elements.size()) {
-    std::vector<AbstractValue> Parts;
-    for (size_t I = 0; I < Held.Elements.size(); ++I)
-      Parts.push_back(withElement(Held.Elements[I], Element.Elements[I]));
-    return AbstractValue::tupleOf(std::move(Parts));
-  }
-  if (Held.Where != Element.Where)
-    return AbstractValue::unknown();
-  return Held.join(Element);
 }
 
 void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {

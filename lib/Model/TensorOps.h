@@ -59,9 +59,9 @@ TorchCallKind classifyCall(const clang::CallExpr *Call);
 /// The arguments of a call that carry tensors, in source order (the object of
 /// a method call first). TensorList arguments (`torch::cat({a, b})`) are
 /// flattened into their element expressions; a container of tensors passed
-/// as one (`torch::stack(states)`) is itself an operand; an nn options argument
-/// built in the call (`CrossEntropyFuncOptions().weight(w)`) gives the
-/// tensors its setters were given.
+/// as one (`torch::stack(states)`) is itself an operand; an nn options
+/// argument built in the call (`CrossEntropyFuncOptions().weight(w)`) gives
+/// the tensors its setters were given.
 llvm::SmallVector<const clang::Expr *, 4>
 tensorOperands(const clang::CallExpr *Call);
 
@@ -122,8 +122,8 @@ const clang::Expr *underListConversions(const clang::Expr *E);
 /// The tensor, or std::vector of tensors, that an element or view
 /// expression is part of: `buf` for `buf[i]`, `buf.index({i})`,
 /// `buf.select(0, i)`, `buf.narrow(0, i, 1)`, `buf.slice(0, a, b)`,
-/// `v[i]`, `v.at(i)`, `v.front()` and `v.back()`, through any nesting. E itself
-/// when it is none.
+/// `v[i]`, `v.at(i)`, `v.front()` and `v.back()`, through any nesting. E
+/// itself when it is none.
 const clang::Expr *viewedStorage(const clang::Expr *E);
 
 /// The tensor, or std::vector of tensors, that E reads a part of with host

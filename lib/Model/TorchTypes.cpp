@@ -179,14 +179,15 @@ std::optional<ObjectConstruction> objectConstructionOf(const Expr *E) {
 }
 
 bool isTensorRecordType(QualType T) {
+  // Asked of every expression the analysis evaluates: the cheap tests first.
   const CXXRecordDecl *RD = recordOf(T);
-  if (!RD || !RD->hasDefinition() || RD->isLambda() || isModuleClass(RD) ||
+  if (!RD || !RD->hasDefinition() || RD->isLambda() ||
       isInLibTorchNamespace(RD) || isInStandardLibrary(RD) ||
-      classifyType(T) != TorchValueKind::None)
+      llvm::none_of(RD->fields(), [](const FieldDecl *Field) {
+        return isTensorType(Field->getType());
+      }))
     return false;
-  return llvm::any_of(RD->fields(), [](const FieldDecl *Field) {
-    return isTensorType(Field->getType());
-  });
+  return !isModuleClass(RD) && classifyType(T) == TorchValueKind::None;
 }
 
 /// Whether a template argument is, or packs, a tensor or a tensor tuple.
