@@ -248,11 +248,9 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
     recordAccumulation(Call, Object, Call->getArg(Call->getNumArgs() - 1),
                        /*IsContainer=*/true);
     // The element added: the argument, or the tuple `emplace_back(s, r)`
-    // builds in place; after the position, for `insert` and `emplace`.
-    llvm::ArrayRef<AbstractValue> Parts = ArgValues;
-    if (llvm::StringRef Name = Call->getDirectCallee()->getName();
-        Name == "insert" || Name == "emplace")
-      Parts = Parts.drop_front();
+    // builds in place from them.
+    llvm::ArrayRef<AbstractValue> Parts =
+        llvm::ArrayRef(ArgValues).drop_front(firstAppendedArgument(Call));
     if (Object && !Parts.empty())
       appendTo(Object, Parts.size() == 1 ? Parts.front()
                                          : AbstractValue::tupleOf(
@@ -274,17 +272,11 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
       return AbstractValue::unknown();
     }
     // `memory_.reset(new ReplayMemory(n))`: a new object in the pointer.
-    if (const auto *Reset = dyn_cast<CXXMemberCallExpr>(Call);
-        Reset && Reset->getNumArgs() == 1 && Object &&
-        !uniquePtrPointee(Object->getType()).isNull() &&
-        Reset->getMethodDecl()->getIdentifier() &&
-        Reset->getMethodDecl()->getName() == "reset")
-      if (const ValueDecl *Owner = objectFieldsOwner(Object))
-        if (std::optional<ObjectConstruction> Construction =
-                objectConstructionOf(Reset->getArg(0))) {
-          applyConstructorEffects(Owner, *Construction);
-          return AbstractValue::unknown();
-        }
+    if (std::optional<UniquePtrReset> Reset = uniquePtrResetOf(Call))
+      if (const ValueDecl *Owner = objectFieldsOwner(Reset->Pointer)) {
+        applyConstructorEffects(Owner, Reset->Built);
+        return AbstractValue::unknown();
+      }
     // `std::transform(v.begin(), v.end(), v.begin(), f)`: whatever the
     // callee's summary says, writes through the iterators it is given are
     // not followed.

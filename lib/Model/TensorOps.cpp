@@ -415,6 +415,10 @@ const Expr *containerSlotIndex(const Expr *E) {
   return Index;
 }
 
+unsigned firstAppendedArgument(const CallExpr *Call) {
+  return isOneOf(plainName(calleeOf(Call)), {"insert", "emplace"}) ? 1 : 0;
+}
+
 const Expr *containerOfElement(const Expr *E) {
   const auto *Call = dyn_cast<CallExpr>(ignoreValuePreserving(E));
   const Expr *Owner = Call ? partOwner(Call) : nullptr;

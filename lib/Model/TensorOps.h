@@ -91,6 +91,11 @@ std::optional<InPlaceWrite> inPlaceWriteOf(const clang::CallExpr *Call);
 /// for a tensor's element or view, which an assignment writes into in place.
 const clang::Expr *containerSlotIndex(const clang::Expr *E);
 
+/// For a ContainerAppend call, the argument that the element is built from
+/// first: 1 after the position of `insert(pos, x)` and `emplace(pos, ...)`,
+/// else 0.
+unsigned firstAppendedArgument(const clang::CallExpr *Call);
+
 /// The container of tensors E is an element of, `v` for `v[i]`,
 /// `v.at(i)`, `v.front()`, `v.back()`; null for anything else (a tensor's
 /// element or view, an element of an element).

@@ -178,6 +178,21 @@ std::optional<ObjectConstruction> objectConstructionOf(const Expr *E) {
   return std::nullopt;
 }
 
+std::optional<UniquePtrReset> uniquePtrResetOf(const CallExpr *Call) {
+  const auto *Reset = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!Reset || Reset->getNumArgs() != 1 ||
+      plainName(Reset->getMethodDecl()) != "reset")
+    return std::nullopt;
+  const Expr *Pointer = callObject(Call);
+  if (!Pointer || uniquePtrPointee(Pointer->getType()).isNull())
+    return std::nullopt;
+  std::optional<ObjectConstruction> Built =
+      objectConstructionOf(Reset->getArg(0));
+  if (!Built)
+    return std::nullopt;
+  return UniquePtrReset{Pointer, std::move(*Built)};
+}
+
 bool isTensorRecordType(QualType T) {
   // Asked of every expression the analysis evaluates: the cheap tests first.
   const CXXRecordDecl *RD = recordOf(T);

@@ -67,6 +67,14 @@ struct ObjectConstruction {
 /// None for any other expression, and for a copy or a move.
 std::optional<ObjectConstruction> objectConstructionOf(const clang::Expr *E);
 
+/// `p.reset(new T(...))` on a `std::unique_ptr` p: the pointer, and the
+/// object it takes.
+struct UniquePtrReset {
+  const clang::Expr *Pointer = nullptr;
+  ObjectConstruction Built;
+};
+std::optional<UniquePtrReset> uniquePtrResetOf(const clang::CallExpr *Call);
+
 /// A class of the user's (not a module, nor LibTorch's or the standard
 /// library's) with a tensor among its fields: a replay buffer's
 /// `struct Transition { torch::Tensor state, action; float reward; }`.
