@@ -311,11 +311,14 @@ void DeviceFlowPass::transferDecl(const VarDecl *Var) {
     if (const Expr *Container = containerOfElement(Init))
       ElementReferences[Var] = Container;
   // `for (auto &t : batch)`, `Transition t = memory.front();`: an object
-  // taken from a container has the fields its element has.
+  // taken from a container has the fields its element has. (Braces are
+  // read field by field above.)
   if (isTensorRecordType(Var->getType())) {
     std::optional<AbstractValue> Object = rangeForElement(Var);
-    if (!Object && Var->getInit() && !isa<DecompositionDecl>(Var))
-      Object = eval(Var->getInit());
+    if (const Expr *Init = Var->getInit();
+        !Object && Init && !isa<DecompositionDecl>(Var) &&
+        !isa<InitListExpr>(Init->IgnoreImplicit()))
+      Object = eval(Init);
     if (Object && !Object->Elements.empty())
       setFieldsFrom(Var, *Object);
   }
