@@ -287,10 +287,12 @@ const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) {
   // training, reads each batch's result by design, once per epoch or run.
   // A loop over a few levels or heads is code written once, repeated: its
   // copies run once per iteration of the loop around it.
+  // A branch that clears its own flag (`if (first) { ...; first = false; }`)
+  // runs once per pass of its loop: once per epoch, not once per step.
   const Stmt *Loop = Facts.innermostRepeatedLoopAround(Site);
   if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site) ||
-      Facts.isEvaluationPass(Loop) || Facts.isOnEvaluationBranch(Site, Loop) ||
-      callsPassOverData(Loop))
+      Facts.runOnceLoopAround(Site) == Loop || Facts.isEvaluationPass(Loop) ||
+      Facts.isOnEvaluationBranch(Site, Loop) || callsPassOverData(Loop))
     return nullptr;
   return Loop;
 }
@@ -333,6 +335,11 @@ void DeviceFlowPass::recordHostSync(const CallExpr *Call) {
   bool ReadsOutResult = Facts.readsOutFinishedResult(Tensors.front(), Loop);
   if (ReadsOutResult && !Facts.innermostRepeatedLoopAround(Loop) &&
       UnitAnalysis::of(Ctx).runsAFixedNumberOfTimes(Function))
+    return;
+  // A loop reading out one result in a branch that runs once per pass of
+  // the loop around it (a print of the first batch's labels) costs once
+  // per pass too.
+  if (ReadsOutResult && Facts.runOnceLoopAround(Loop))
     return;
   // A value the host needs in this very iteration (a size, a branch, the
   // program's next step) cannot wait for a logging interval; neither can

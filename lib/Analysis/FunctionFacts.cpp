@@ -36,43 +36,63 @@ std::optional<StorageKey> storageKeyOf(const Expr *E) {
   return std::nullopt;
 }
 
-bool isModifiedUnder(const ValueDecl *D, const Stmt *Root) {
-  if (!D || !Root)
-    return false;
+/// Whether S itself, not counting what is under it, may change D: assigns
+/// it, increments it, calls a non-const method on it or passes it by
+/// non-const reference.
+static bool modifiesDirectly(const Stmt *S, const ValueDecl *D) {
   auto Names = [D](const Expr *E) {
     const auto *Ref =
         dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
     return Ref && Ref->getDecl() == D;
   };
+  if (const auto *Op = dyn_cast<BinaryOperator>(S))
+    return Op->isAssignmentOp() && Names(Op->getLHS());
+  if (const auto *Op = dyn_cast<UnaryOperator>(S))
+    return Op->isIncrementDecrementOp() && Names(Op->getSubExpr());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && Op->isAssignmentOp() && Names(Op->getArg(0)))
+    return true;
+  // Element access through a non-const object picks the non-const
+  // overload of `at`, `front`, `back`: it reads all the same.
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *Method = Call->getMethodDecl();
+        Method &&
+        !(Method->getIdentifier() &&
+          llvm::is_contained({"at", "front", "back", "begin", "end", "data"},
+                             Method->getName())) &&
+        !Method->isConst() && Names(Call->getImplicitObjectArgument()))
+      return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      for (unsigned I = 0;
+           I < std::min(Call->getNumArgs(), Callee->getNumParams()); ++I) {
+        QualType T = Callee->getParamDecl(I)->getType();
+        if (T->isReferenceType() &&
+            !T.getNonReferenceType().isConstQualified() &&
+            Names(Call->getArg(I)))
+          return true;
+      }
+  return false;
+}
+
+bool isModifiedUnder(const ValueDecl *D, const Stmt *Root) {
+  if (!D || !Root)
+    return false;
   bool Modified = false;
-  forEachStmt(Root, [&](const Stmt *S) {
-    if (const auto *Op = dyn_cast<BinaryOperator>(S))
-      Modified |= Op->isAssignmentOp() && Names(Op->getLHS());
-    else if (const auto *Op = dyn_cast<UnaryOperator>(S))
-      Modified |= Op->isIncrementDecrementOp() && Names(Op->getSubExpr());
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
-      Modified |= Op->isAssignmentOp() && Names(Op->getArg(0));
-    // Element access through a non-const object picks the non-const
-    // overload of `at`, `front`, `back`: it reads all the same.
-    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
-      if (const CXXMethodDecl *Method = Call->getMethodDecl();
-          Method &&
-          !(Method->getIdentifier() &&
-            llvm::is_contained({"at", "front", "back", "begin", "end", "data"},
-                               Method->getName())))
-        Modified |=
-            !Method->isConst() && Names(Call->getImplicitObjectArgument());
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
-        for (unsigned I = 0;
-             I < std::min(Call->getNumArgs(), Callee->getNumParams()); ++I) {
-          QualType T = Callee->getParamDecl(I)->getType();
-          Modified |= T->isReferenceType() &&
-                      !T.getNonReferenceType().isConstQualified() &&
-                      Names(Call->getArg(I));
-        }
-  });
+  forEachStmt(Root, [&](const Stmt *S) { Modified |= modifiesDirectly(S, D); });
   return Modified;
+}
+
+/// Whether code under Root, but not under Excluded, may change D.
+static bool isModifiedOutside(const ValueDecl *D, const Stmt *Root,
+                              const Stmt *Excluded) {
+  if (!Root || Root == Excluded)
+    return false;
+  if (modifiesDirectly(Root, D))
+    return true;
+  return llvm::any_of(Root->children(), [&](const Stmt *Child) {
+    return isModifiedOutside(D, Child, Excluded);
+  });
 }
 
 /// The constant value of E, if it has one.
@@ -269,6 +289,8 @@ public:
   bool VisitIfStmt(IfStmt *If) {
     addDiscardedStatement(If->getThen());
     addDiscardedStatement(If->getElse());
+    if (const VarDecl *Flag = flagClosedBy(If))
+      Facts.LatchedBranches.push_back({If, Flag});
     if (usesRemainder(If->getCond())) {
       Facts.PeriodicBranches.push_back(If->getThen()->getSourceRange());
       if (const Stmt *Else = If->getElse())
@@ -284,6 +306,8 @@ public:
     // as far as this function shows.
     addGradModeRegion(gradModeSetByCall(*Call, Facts.Ctx), Call->getEndLoc(),
                       BodyEnd);
+    if (ModeSwitch Switch = modeSwitchOf(Call); Switch != ModeSwitch::None)
+      Facts.ModeSwitches.push_back({Call->getBeginLoc(), Switch});
     return true;
   }
 
@@ -316,6 +340,70 @@ public:
   }
 
 private:
+  /// A local `bool` variable that E names, or null.
+  static const VarDecl *localFlag(const Expr *E) {
+    const VarDecl *Var = namedVariable(E);
+    return Var && Var->hasLocalStorage() && !Var->isStaticLocal() &&
+                   Var->getType()->isBooleanType()
+               ? Var
+               : nullptr;
+  }
+
+  /// The flags a condition needs, each with the value it must have, for
+  /// the branch to run: `first`, `!done`, and those of each side of `&&`.
+  static void collectRequiredFlags(
+      const Expr *Condition,
+      llvm::SmallVectorImpl<std::pair<const VarDecl *, bool>> &Out) {
+    Condition = Condition->IgnoreParenImpCasts();
+    if (const auto *And = dyn_cast<BinaryOperator>(Condition);
+        And && And->getOpcode() == BO_LAnd) {
+      collectRequiredFlags(And->getLHS(), Out);
+      collectRequiredFlags(And->getRHS(), Out);
+    } else if (const auto *Not = dyn_cast<UnaryOperator>(Condition);
+               Not && Not->getOpcode() == UO_LNot) {
+      if (const VarDecl *Flag = localFlag(Not->getSubExpr()))
+        Out.push_back({Flag, false});
+    } else if (const VarDecl *Flag = localFlag(Condition)) {
+      Out.push_back({Flag, true});
+    }
+  }
+
+  /// Whether S is `Flag = Value;` with a literal value.
+  static bool setsFlag(const Stmt *S, const VarDecl *Flag, bool Value) {
+    const auto *Assign = dyn_cast_or_null<BinaryOperator>(S);
+    if (!Assign || Assign->getOpcode() != BO_Assign ||
+        namedVariable(Assign->getLHS()) != Flag)
+      return false;
+    const Expr *Set = Assign->getRHS()->IgnoreParenImpCasts();
+    if (const auto *Literal = dyn_cast<CXXBoolLiteralExpr>(Set))
+      return Literal->getValue() == Value;
+    if (const auto *Literal = dyn_cast<IntegerLiteral>(Set))
+      return Literal->getValue().isZero() != Value;
+    return false;
+  }
+
+  /// The flag an `if` closes behind it: its condition needs the flag, and
+  /// its branch, whenever it runs, sets the flag the other way (`if (first)
+  /// { ...; first = false; }`, `if (!done) { ...; done = true; }`).
+  static const VarDecl *flagClosedBy(const IfStmt *If) {
+    if (!If->getCond() || If->getConditionVariable())
+      return nullptr;
+    llvm::SmallVector<std::pair<const VarDecl *, bool>, 2> Required;
+    collectRequiredFlags(If->getCond(), Required);
+    const Stmt *Then = If->getThen();
+    for (auto [Flag, Value] : Required) {
+      if (setsFlag(Then, Flag, !Value))
+        return Flag;
+      if (const auto *Block = dyn_cast<CompoundStmt>(Then))
+        if (llvm::any_of(Block->body(), [&, Flag = Flag,
+                                         Value = Value](const Stmt *Statement) {
+              return setsFlag(Statement, Flag, !Value);
+            }))
+          return Flag;
+    }
+    return nullptr;
+  }
+
   static bool usesRemainder(const Stmt *S) {
     if (!S)
       return false;
@@ -428,8 +516,23 @@ bool FunctionFacts::isInNoGradScope(const Stmt *S) const {
   return Innermost && !Innermost->Records;
 }
 
+ModeSwitch FunctionFacts::modeSetBefore(const Stmt *S) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const ModeSwitchSite *Last = nullptr;
+  for (const ModeSwitchSite &Site : ModeSwitches)
+    if (SM.isBeforeInTranslationUnit(Site.Loc, S->getBeginLoc()) &&
+        (!Last || SM.isBeforeInTranslationUnit(Last->Loc, Site.Loc)))
+      Last = &Site;
+  return Last ? Last->Switch : ModeSwitch::None;
+}
+
 bool FunctionFacts::isEvaluationPass(const Stmt *Loop) const {
-  return Loop && isInNoGradScope(Loop) &&
+  // A validation loop after `model->eval()` often keeps no guard: it builds
+  // graphs it never uses, but it is no less a pass that reads each result.
+  return Loop &&
+         (isInNoGradScope(Loop) ||
+          modeSetBefore(Loop) == ModeSwitch::Evaluation) &&
+         !containsCallWhere(Loop, isBackward) &&
          containsCallWhere(Loop, [](const CallExpr *Call) {
            if (classifyCall(Call) != TorchCallKind::Migration)
              return false; // A tensor's, not a module's.
@@ -644,6 +747,19 @@ bool FunctionFacts::isSameEveryIteration(const Expr *E,
     return !Op->isIncrementDecrementOp() &&
            isSameEveryIteration(Op->getSubExpr(), Loop);
   return false;
+}
+
+const Stmt *FunctionFacts::runOnceLoopAround(const Stmt *S) const {
+  for (const LatchedBranch &Branch : LatchedBranches) {
+    const Stmt *Then = Branch.If->getThen();
+    if (!contains(Then->getSourceRange(), S->getBeginLoc()))
+      continue;
+    // Set again elsewhere in the loop, the flag may open the branch again.
+    const Stmt *Loop = innermostRepeatedLoopAround(Branch.If);
+    if (Loop && !isModifiedOutside(Branch.Flag, Loop, Then))
+      return Loop;
+  }
+  return nullptr;
 }
 
 bool FunctionFacts::isInPeriodicBranch(const Stmt *S) const {

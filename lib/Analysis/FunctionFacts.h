@@ -11,6 +11,7 @@
 #ifndef TORCHTIDY_ANALYSIS_FUNCTIONFACTS_H
 #define TORCHTIDY_ANALYSIS_FUNCTIONFACTS_H
 
+#include "Model/Modules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -97,10 +98,19 @@ public:
   /// runs once per inner pass. A loop over a few levels or heads is not.
   bool hasNestedLoop(const clang::Stmt *Loop) const;
   /// Whether the loop is an evaluation or inference pass: autograd does not
-  /// record there, and each iteration moves data to a device. Reading each
-  /// batch's result is what such a pass is for, and it runs once per epoch
-  /// or once per run, not once per training step.
+  /// record there, or the switch of a module's mode made last before it is
+  /// to eval(); it runs no backward(), and each iteration moves data to a
+  /// device. Reading each batch's result is what such a pass is for, and it
+  /// runs once per epoch or once per run, not once per training step.
   bool isEvaluationPass(const clang::Stmt *Loop) const;
+  /// The mode the module-mode switch made last before S, in the body's
+  /// order, sets (`model->eval();`); None where the body makes none.
+  ModeSwitch modeSetBefore(const clang::Stmt *S) const;
+  /// The loop whose every pass runs S at most once, because S is in a
+  /// branch that closes its own flag (`if (first) { ...; first = false; }`)
+  /// and nothing else in that loop sets the flag again; null when there is
+  /// none. A print of the first batch in a batch loop runs once per epoch.
+  const clang::Stmt *runOnceLoopAround(const clang::Stmt *S) const;
   /// Whether S runs only in the iterations of the loop that take no
   /// training step: it is in one branch of an `if` inside the loop whose
   /// other branch runs backward() and its own does not (a loop shared by
@@ -172,6 +182,18 @@ private:
   };
   llvm::SmallVector<GradModeRegion, 2> GradModeRegions;
   llvm::SmallVector<clang::SourceRange, 2> PeriodicBranches;
+  /// An `if` whose branch closes the flag its condition needs.
+  struct LatchedBranch {
+    const clang::IfStmt *If;
+    const clang::VarDecl *Flag;
+  };
+  llvm::SmallVector<LatchedBranch, 1> LatchedBranches;
+  /// Each call that switches a module's mode, in the body's order.
+  struct ModeSwitchSite {
+    clang::SourceLocation Loc;
+    ModeSwitch Switch;
+  };
+  llvm::SmallVector<ModeSwitchSite, 2> ModeSwitches;
   /// Each discarded value, with the cast to void that discards it, if any.
   llvm::DenseMap<const clang::Expr *, const clang::ExplicitCastExpr *>
       DiscardedValues;

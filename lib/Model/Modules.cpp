@@ -405,22 +405,28 @@ std::optional<bool> trainingModeTestedBy(const Expr *Condition) {
   return std::nullopt;
 }
 
-bool mayEnterEvalMode(const CallExpr *Call) {
-  // A module of the user's may override train(bool): its calls count too.
+ModeSwitch modeSwitchOf(const CallExpr *Call) {
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee ||
       !isModuleClass(dyn_cast<CXXRecordDecl>(Callee->getDeclContext())))
-    return false;
+    return ModeSwitch::None;
   llvm::StringRef Name = plainName(Callee);
   if (Name == "eval")
-    return true;
+    return ModeSwitch::Evaluation;
   if (Name != "train")
-    return false;
+    return ModeSwitch::None;
   if (Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
-    return false; // train(), on = true
+    return ModeSwitch::Training; // train(), on = true
   const auto *On = dyn_cast<CXXBoolLiteralExpr>(
       Call->getArg(0)->IgnoreParenImpCasts());
-  return !On || !On->getValue();
+  if (!On)
+    return ModeSwitch::Unknown;
+  return On->getValue() ? ModeSwitch::Training : ModeSwitch::Evaluation;
+}
+
+bool mayEnterEvalMode(const CallExpr *Call) {
+  ModeSwitch Switch = modeSwitchOf(Call);
+  return Switch == ModeSwitch::Evaluation || Switch == ModeSwitch::Unknown;
 }
 
 bool moduleReturnsScalar(const CXXRecordDecl *ModuleClass) {

@@ -113,6 +113,18 @@ bool moduleDependsOnTrainingMode(const clang::CXXRecordDecl *ModuleClass);
 /// anything else.
 std::optional<bool> trainingModeTestedBy(const clang::Expr *Condition);
 
+/// What a call does to a module's mode.
+enum class ModeSwitch {
+  None,       ///< Not a mode switch.
+  Training,   ///< `train()`, `train(true)`.
+  Evaluation, ///< `eval()`, `train(false)`.
+  Unknown,    ///< `train(on)` with a flag the code computes.
+};
+
+/// What the call does to a module's mode; a module of the user's may
+/// override train(bool), and its calls count too.
+ModeSwitch modeSwitchOf(const clang::CallExpr *Call);
+
 /// Whether the call may put a module in evaluation mode: `eval()`, or
 /// `train(on)` with anything but a literal `true`. Modules start in training
 /// mode, so where no such call runs, is_training() is always true.
