@@ -321,6 +321,14 @@ bool CallSiteIndex::runsAFixedNumberOfTimes(const FunctionDecl *F) const {
   return FixedRuns[F] = Fixed;
 }
 
+const CallSite *CallSiteIndex::loopCallOf(const FunctionDecl *F) const {
+  const std::vector<CallSite> *Sites = allCallsOf(F);
+  if (!Sites || Sites->empty() ||
+      !llvm::all_of(*Sites, [](const CallSite &Site) { return Site.InLoop; }))
+    return nullptr;
+  return &Sites->front();
+}
+
 bool CallSiteIndex::hasContext(const FunctionDecl *F) const {
   std::optional<unsigned> Depth = contextDepth(F);
   return Depth && *Depth > 0;

@@ -97,6 +97,11 @@ public:
   /// are not all seen, is not.
   bool runsAFixedNumberOfTimes(const clang::FunctionDecl *F) const;
 
+  /// A call of F in a loop of its caller that repeats with the data, when
+  /// every call of F (allCallsOf) is in such a loop: F runs once per
+  /// iteration of its callers' loops. Null otherwise.
+  const CallSite *loopCallOf(const clang::FunctionDecl *F) const;
+
   /// Whether the main file may take a module out of training mode
   /// (mayEnterEvalMode in Model/Modules.h), or calls `eval` or `train`
   /// from a template, on an object whose type is not known there.

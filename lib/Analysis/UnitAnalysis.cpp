@@ -131,6 +131,10 @@ bool UnitAnalysis::runsAFixedNumberOfTimes(const FunctionDecl *Function) {
   return callSites().runsAFixedNumberOfTimes(Function);
 }
 
+const CallSite *UnitAnalysis::loopCallOf(const FunctionDecl *Function) {
+  return callSites().loopCallOf(Function);
+}
+
 /// Field by field, what two calls' objects hold; a field one of them does
 /// not know is left out (unknown).
 static ObjectFieldValues joinObjectFields(const ObjectFieldValues &A,

@@ -71,6 +71,10 @@ public:
   /// demo that `main` calls once, not a step of a loop over data.
   bool runsAFixedNumberOfTimes(const clang::FunctionDecl *Function);
 
+  /// A call of a function of this unit in a loop of its caller, when every
+  /// call of it is in one (CallSiteIndex::loopCallOf); null otherwise.
+  const CallSite *loopCallOf(const clang::FunctionDecl *Function);
+
   /// The summary of a function defined in this unit, for its callers. Null
   /// while that function's own summary is being computed (recursion) and
   /// past a nesting depth of MaxSummaryNesting, where callers fall back to

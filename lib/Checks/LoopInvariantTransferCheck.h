@@ -1,15 +1,19 @@
 //===--- LoopInvariantTransferCheck.h -
 // libtorch-loop-invariant-transfer -*- C++ -*-===//
 //
-// `x.to(device)` inside a loop where `x` is a local declared before the loop
-// and not changed in it: the same host-to-device copy every iteration.
-// Moving it once before the loop gives the same tensor.
+// A copy to a device of a tensor that is the same in every iteration of a
+// loop (LoopInvariance.h): a variable or member the loop does not change,
+// host memory a from_blob wraps again, a tensor built from constants, and
+// any view or op of those. Moving it once before the loop gives the same
+// tensor. Also such a tensor built from constants and copied in a function
+// that runs in every iteration of its callers' loops, or in forward().
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCHTIDY_CHECKS_LOOPINVARIANTTRANSFERCHECK_H
 #define TORCHTIDY_CHECKS_LOOPINVARIANTTRANSFERCHECK_H
 
+#include "Analysis/LoopInvariance.h"
 #include "Checks/LibTorchCheck.h"
 
 namespace torchtidy {
@@ -20,6 +24,13 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  void checkLoop(const clang::Stmt *Loop, const clang::SourceManager &SM);
+  void checkFunction(const clang::FunctionDecl *Function,
+                     const clang::SourceManager &SM);
+  /// A note at the call that builds the tensor again each time, if any.
+  void reportRebuilt(const InvariantOrigin &Origin);
 };
 
 } // namespace torchtidy

@@ -2,6 +2,7 @@
 
 #include "Model/TensorOps.h"
 
+#include "Model/Devices.h"
 #include "Model/ModelDetail.h"
 #include "Model/Modules.h"
 #include "Model/SourceText.h"
@@ -606,6 +607,41 @@ const Expr *wrappedHostMemory(const CallExpr *Call) {
   // names.)
   return isa<DeclRefExpr>(Data) && Data->getType()->isArrayType() ? Data
                                                                   : nullptr;
+}
+
+bool isRepeatableLibTorchCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = calleeOf(Call);
+  if (!Callee || !isInLibTorchNamespace(Callee))
+    return false;
+  llvm::StringRef Name = plainName(Callee);
+  bool IsOperator = Callee->getOverloadedOperator() != OO_None;
+  if (!IsOperator && Name.ends_with("_"))
+    return false; // In place.
+  if (Name.starts_with("rand") || Name.starts_with("empty") ||
+      isOneOf(Name, {"bernoulli", "multinomial", "normal", "poisson"}) ||
+      Name.contains("dropout"))
+    return false;
+  switch (classifyCall(Call)) {
+  case TorchCallKind::Migration: {
+    TransferTarget Target = transferTarget(Call);
+    return Target == TransferTarget::None || Target == TransferTarget::Host;
+  }
+  case TorchCallKind::CrossDevice:
+  case TorchCallKind::Backward:
+  case TorchCallKind::RequiresGrad:
+  case TorchCallKind::InPlaceAccumulate:
+  case TorchCallKind::ModuleForward:
+  case TorchCallKind::ModuleMigration:
+  case TorchCallKind::ModuleConstruction:
+    return false;
+  default:
+    // An assignment operator, or any other method that changes its object.
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+        Method && !Method->isStatic() && !Method->isConst() &&
+        !isTensorOptionsType(Method->getThisType()->getPointeeType()))
+      return false;
+    return true;
+  }
 }
 
 bool isScalarFactoryCall(const Expr *E) {

@@ -173,6 +173,14 @@ std::optional<unsigned> dimensionsDroppedByPart(const clang::CallExpr *Call);
 /// dimension (gathered elements), so the part is never a 0-dim scalar.
 bool isIndexedWithTensor(const clang::CallExpr *Call);
 
+/// Whether a LibTorch call gives the same result each time it is given the
+/// same object and arguments, and changes none of them: ops, views, dtype
+/// conversions and copies to the host, factories (from_blob reads its
+/// memory again), TensorOptions setters, a tensor's queries. Not in-place
+/// ops, random draws and `empty` (whose contents differ from call to call),
+/// copies to a device, module calls, I/O or backward().
+bool isRepeatableLibTorchCall(const clang::CallExpr *Call);
+
 /// The host memory a `torch::from_blob(data, sizes, ...)` wraps, as named
 /// by its data argument: `buf` for `buf.data()`, `&buf[0]`, `buf.data_ptr()`
 /// or `buf` itself. Null when Call is not from_blob or the memory is

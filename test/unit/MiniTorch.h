@@ -35,6 +35,8 @@ struct Tensor {
   Tensor detach() const;
   Tensor sum() const;
   Tensor sum(long dim) const;
+  Tensor permute(long first, long second) const;
+  Tensor &add_(const Tensor &other);
   double item() const;
 };
 Tensor operator+(const Tensor &, const Tensor &);

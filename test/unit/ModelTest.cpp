@@ -33,6 +33,8 @@ namespace {
 constexpr const char *UseDeclarations = R"cpp(
 namespace at {
 Tensor nonzero(const Tensor &);
+Tensor randn(int n);
+Tensor empty(int n);
 bool hasXPU();
 } // namespace at
 namespace torch {
@@ -245,6 +247,28 @@ TEST(TensorOpsTest, ClassifiesCallsByWhatTheyDoToPlacement) {
   expectEach(
       "torch::Tensor x, torch::Tensor y", Cases,
       [](const Snippet &U, size_t I) { return classifyCall(U.call(I)); });
+}
+
+TEST(TensorOpsTest, CallsThatGiveTheSameResultForTheSameOperands) {
+  const Case<bool> Cases[] = {
+      {"x.permute(1, 0)", true},
+      {"x + y", true},
+      {"at::ones(2)", true},
+      {"x.cpu()", true},
+      {"x.item()", true},
+      // A copy to a device, an in-place op, a random draw, uninitialised
+      // memory, and a function LibTorch does not define.
+      {"x.to(device)", false},
+      {"x.cuda()", false},
+      {"x.add_(y)", false},
+      {"at::randn(2)", false},
+      {"at::empty(2)", false},
+      {"mine::make()", false},
+  };
+  expectEach("torch::Tensor x, torch::Tensor y, torch::Device device", Cases,
+             [](const Snippet &U, size_t I) {
+               return isRepeatableLibTorchCall(U.call(I));
+             });
 }
 
 TEST(TensorOpsTest, TensorOperandsInSourceOrder) {

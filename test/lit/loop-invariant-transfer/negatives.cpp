@@ -27,7 +27,8 @@ void more(torch::Tensor input, torch::Device device) {
     auto y = input.to(device);
   }
   for (int i = 0; i < 3; ++i) {
-    torch::Tensor fresh = torch::ones({2}); // declared in the loop
+    torch::Tensor fresh = torch::rand({2}); // a new draw in each iteration
     auto y = fresh.to(device);
+    auto z = torch::ones({i + 1}).to(device); // sized by the counter
   }
 }

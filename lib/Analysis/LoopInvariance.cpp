@@ -1,0 +1,313 @@
+//===--- LoopInvariance.cpp - Values the same in every iteration ----------===//
+
+#include "Analysis/LoopInvariance.h"
+#include "Analysis/FunctionFacts.h"
+#include "Model/TorchApi.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+using namespace clang;
+
+namespace torchtidy {
+namespace {
+
+/// Recognises the expressions that name one piece of storage.
+using NamesStorage = llvm::function_ref<bool(const Expr *)>;
+
+/// Whether S may change the storage Names recognises: assigned (`x = ...`,
+/// `x += ...`), incremented, an in-place op or any non-const method or
+/// operator (`x.add_(...)`, `buf[i] = v`, `buf.data()`), its address taken,
+/// or bound to a non-const reference parameter; anywhere but under Ignored.
+/// Read top-down, so no parent map is needed.
+bool changesIn(const Stmt *S, NamesStorage Names,
+               const Stmt *Ignored = nullptr) {
+  if (!S || S == Ignored)
+    return false;
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S);
+      Binary && Binary->isAssignmentOp() && Names(Binary->getLHS()))
+    return true;
+  if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+      Unary &&
+      (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf) &&
+      Names(Unary->getSubExpr()))
+    return true;
+  // `x = y`, `buf[i] = v`, `buf.at(i)`: a non-const operator of the object.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && Op->getNumArgs() > 0 && Names(Op->getArg(0))) {
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    if (Op->isAssignmentOp() || (Method && !Method->isConst()))
+      return true;
+  }
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(S);
+      Member && Names(Member->getImplicitObjectArgument())) {
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (!Method || !Method->isConst() || Method->getName().ends_with("_"))
+      return true;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned Offset =
+        isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee)
+            ? 1
+            : 0;
+    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+      if (!Names(Call->getArg(I)))
+        continue;
+      if (!Callee || I - Offset >= Callee->getNumParams())
+        return true; // Unknown callee or variadic: assume the worst.
+      QualType Param = Callee->getParamDecl(I - Offset)->getType();
+      if (Param->isLValueReferenceType() &&
+          !Param.getNonReferenceType().isConstQualified())
+        return true;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    if (changesIn(Child, Names, Ignored))
+      return true;
+  return false;
+}
+
+bool isThis(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E);
+      Deref && Deref->getOpcode() == UO_Deref)
+    E = Deref->getSubExpr()->IgnoreParenImpCasts();
+  return isa<CXXThisExpr>(E);
+}
+
+/// Whether code under S may change the object a method runs on other than
+/// through its fields by name: it calls a non-const method of it, or hands
+/// `this` or `*this` to a function.
+bool mayChangeThisObject(const Stmt *S) {
+  bool Changes = false;
+  forEachStmt(S, [&](const Stmt *Node) {
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Node))
+      if (const CXXMethodDecl *Method = Member->getMethodDecl();
+          isThis(Member->getImplicitObjectArgument()) &&
+          (!Method || !Method->isConst()))
+        Changes = true;
+    if (const auto *Call = dyn_cast<CallExpr>(Node))
+      for (const Expr *Arg : Call->arguments())
+        Changes |= isThis(Arg);
+  });
+  return Changes;
+}
+
+/// The parts of a value: all of them, or none when one is not the same in
+/// every iteration. The holder and the rebuilding call are the first part's
+/// that has one (the object of a method call comes first).
+std::optional<InvariantOrigin>
+joinParts(llvm::ArrayRef<std::optional<InvariantOrigin>> Parts) {
+  InvariantOrigin Joined;
+  for (const std::optional<InvariantOrigin> &Part : Parts) {
+    if (!Part)
+      return std::nullopt;
+    if (!Joined.Holder)
+      Joined.Holder = Part->Holder;
+    if (!Joined.Rebuilt)
+      Joined.Rebuilt = Part->Rebuilt;
+  }
+  return Joined;
+}
+
+/// Past this nesting an expression counts as different in each iteration.
+constexpr unsigned MaxInvarianceDepth = 32;
+
+} // namespace
+
+LoopInvariance::LoopInvariance(const Stmt *Body, const Stmt *Loop,
+                               const SourceManager &SM)
+    : Body(Body), Loop(Loop), SM(SM) {}
+
+const Stmt *loopBody(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return For->getBody();
+  if (const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop))
+    return RangeFor->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    return Do->getBody();
+  return nullptr;
+}
+
+LoopInvariance::LoopInvariance(const Stmt *Loop, const SourceManager &SM)
+    : LoopInvariance(loopBody(Loop), Loop, SM) {}
+
+LoopInvariance LoopInvariance::perCall(const FunctionDecl *Function,
+                                       const SourceManager &SM) {
+  return LoopInvariance(Function->getBody(), nullptr, SM);
+}
+
+bool LoopInvariance::isDeclaredInBody(const Decl *D) const {
+  return Body && rangeContains(SM, Body->getSourceRange(), D->getLocation());
+}
+
+std::optional<InvariantOrigin>
+LoopInvariance::originOf(const Expr *E) const {
+  if (!Body)
+    return std::nullopt;
+  return originOf(E, 0);
+}
+
+std::optional<InvariantOrigin>
+LoopInvariance::originOfVariable(const VarDecl *Var, unsigned Depth) const {
+  auto NamesVar = [Var](const Expr *E) {
+    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+        E ? ignoreValuePreserving(E)->IgnoreParenImpCasts() : nullptr);
+    return Ref && Ref->getDecl() == Var;
+  };
+  // `torch::kFloat`, a table of constants.
+  if (Var->hasGlobalStorage())
+    return Var->getType().isConstQualified() || Var->isConstexpr()
+               ? std::optional<InvariantOrigin>(InvariantOrigin{})
+               : std::nullopt;
+  if (changesIn(Body, NamesVar))
+    return std::nullopt;
+  // A variable of the loop's body holds what its initializer gives, built
+  // again in each iteration.
+  if (isDeclaredInBody(Var))
+    return Var->getInit() ? originOf(Var->getInit(), Depth + 1) : std::nullopt;
+  // Declared in the loop's header: the loop's own variable. A parameter, or
+  // a local a call of the function starts with: whatever its callers give.
+  if (!Loop || rangeContains(SM, Loop->getSourceRange(), Var->getLocation()))
+    return std::nullopt;
+  InvariantOrigin Origin;
+  if (isTensorType(Var->getType().getNonReferenceType())) {
+    // A tensor created to require grad is trained: an optimizer changes it
+    // in place, out of sight.
+    if (containsCallWhere(Var->getInit(), [](const CallExpr *Call) {
+          return classifyCall(Call) == TorchCallKind::RequiresGrad;
+        }))
+      return std::nullopt;
+    Origin.Holder = Var;
+  }
+  return Origin;
+}
+
+std::optional<InvariantOrigin>
+LoopInvariance::originOfCall(const CallExpr *Call, unsigned Depth) const {
+  TorchCallKind Kind = classifyCall(Call);
+  if (Kind == TorchCallKind::FromBlob) {
+    // Wraps the same memory again: invariant while nothing in the loop
+    // writes it (the from_blob's own `buf.data()` aside).
+    const auto *Memory = dyn_cast_or_null<DeclRefExpr>(
+        wrappedHostMemory(Call) ? wrappedHostMemory(Call)->IgnoreParenImpCasts()
+                                : nullptr);
+    const auto *Buffer = Memory ? dyn_cast<VarDecl>(Memory->getDecl()) : nullptr;
+    if (!Buffer || !Loop || !Buffer->isLocalVarDeclOrParm() ||
+        rangeContains(SM, Loop->getSourceRange(), Buffer->getLocation()) ||
+        changesIn(Body,
+                  [Buffer](const Expr *E) {
+                    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+                        E ? E->IgnoreParenImpCasts() : nullptr);
+                    return Ref && Ref->getDecl() == Buffer;
+                  },
+                  Call))
+      return std::nullopt;
+    llvm::SmallVector<std::optional<InvariantOrigin>, 4> Shape;
+    for (unsigned I = 1; I < Call->getNumArgs(); ++I)
+      Shape.push_back(originOf(Call->getArg(I), Depth + 1));
+    if (!joinParts(Shape))
+      return std::nullopt;
+    return InvariantOrigin{Buffer, Call};
+  }
+  llvm::SmallVector<std::optional<InvariantOrigin>, 4> Parts;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    // Another class's const method (`img.size()`) reads what it is given.
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (!isRepeatableLibTorchCall(Call) && (!Method || !Method->isConst()))
+      return std::nullopt;
+    Parts.push_back(originOf(Member->getImplicitObjectArgument(), Depth + 1));
+  } else if (!isRepeatableLibTorchCall(Call)) {
+    return std::nullopt;
+  }
+  for (const Expr *Arg : Call->arguments())
+    Parts.push_back(originOf(Arg, Depth + 1));
+  std::optional<InvariantOrigin> Origin = joinParts(Parts);
+  if (Origin && !Origin->Rebuilt &&
+      (Kind == TorchCallKind::Factory || Kind == TorchCallKind::TensorLiteral))
+    Origin->Rebuilt = Call;
+  return Origin;
+}
+
+std::optional<InvariantOrigin> LoopInvariance::originOf(const Expr *E,
+                                                        unsigned Depth) const {
+  if (!E || Depth > MaxInvarianceDepth)
+    return std::nullopt;
+  E = ignoreValuePreserving(E)->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
+          StringLiteral, CXXNullPtrLiteralExpr, CXXDefaultArgExpr,
+          UnaryExprOrTypeTraitExpr, CXXScalarValueInitExpr,
+          ImplicitValueInitExpr>(E))
+    return InvariantOrigin{};
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(Ref->getDecl()))
+      return InvariantOrigin{};
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      return originOfVariable(Var, Depth);
+    return std::nullopt;
+  }
+  // A member of the object a method runs on, which the loop neither
+  // changes by name nor through a method of the object. Per call, another
+  // method may have changed it in between.
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || !Loop || !isThis(Member->getBase()) ||
+        mayChangeThisObject(Body) ||
+        changesIn(Body, [Field](const Expr *Part) {
+          const auto *Named = dyn_cast_or_null<MemberExpr>(
+              Part ? Part->IgnoreParenImpCasts() : nullptr);
+          return Named && Named->getMemberDecl() == Field &&
+                 isThis(Named->getBase());
+        }))
+      return std::nullopt;
+    InvariantOrigin Origin;
+    if (isTensorType(Field->getType().getNonReferenceType())) {
+      // A module's tensor member may be a parameter or a buffer, which
+      // training changes in place.
+      if (isModuleClass(dyn_cast<CXXRecordDecl>(Field->getParent())))
+        return std::nullopt;
+      Origin.Holder = Field;
+    }
+    return Origin;
+  }
+  llvm::SmallVector<std::optional<InvariantOrigin>, 4> Parts;
+  if (const auto *List = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : List->inits())
+      Parts.push_back(originOf(Init, Depth + 1));
+    return joinParts(Parts);
+  }
+  if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(E))
+    return originOf(List->getSubExpr(), Depth + 1);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    for (const Expr *Arg : Construct->arguments())
+      Parts.push_back(originOf(Arg, Depth + 1));
+    return joinParts(Parts);
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+    return Unary->isIncrementDecrementOp()
+               ? std::nullopt
+               : originOf(Unary->getSubExpr(), Depth + 1);
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    if (Binary->isAssignmentOp())
+      return std::nullopt;
+    Parts = {originOf(Binary->getLHS(), Depth + 1),
+             originOf(Binary->getRHS(), Depth + 1)};
+    return joinParts(Parts);
+  }
+  if (const auto *Choice = dyn_cast<ConditionalOperator>(E)) {
+    Parts = {originOf(Choice->getCond(), Depth + 1),
+             originOf(Choice->getTrueExpr(), Depth + 1),
+             originOf(Choice->getFalseExpr(), Depth + 1)};
+    return joinParts(Parts);
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return originOf(Cast->getSubExpr(), Depth + 1);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return originOfCall(Call, Depth);
+  return std::nullopt;
+}
+
+} // namespace torchtidy

@@ -1,0 +1,81 @@
+//===--- LoopInvariance.h - Values the same in every iteration -*- C++ -*-===//
+//
+// Whether an expression in a loop has the same value in every iteration,
+// and where that value comes from: a variable or member the loop reads and
+// never changes, the host memory a `from_blob` in the loop wraps again and
+// again, or constants that a factory in the loop builds a tensor from each
+// time. The fact flows through every op that gives the same result for the
+// same operands (views, `permute`, `contiguous`, dtype conversions,
+// arithmetic; isRepeatableLibTorchCall in the model) and through the loop's
+// own local variables, so `from_blob(img.data(), {h, w, 3}).permute({2, 0,
+// 1}).to(device)` is one loop-invariant transfer, as is `x.to(device)` of a
+// local the loop initialised with it.
+//
+// The same question asked of a function's body instead of a loop (PerCall)
+// says whether a value is the same in every call: built from constants,
+// not from parameters or members, which a caller or another method may
+// change between calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_LOOPINVARIANCE_H
+#define TORCHTIDY_ANALYSIS_LOOPINVARIANCE_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include <optional>
+
+namespace torchtidy {
+
+/// Where a value that is the same in every iteration comes from.
+struct InvariantOrigin {
+  /// The variable or member, declared before the loop, that holds the value
+  /// or the host memory a `from_blob` in the loop wraps; null for a value
+  /// built from constants alone.
+  const clang::ValueDecl *Holder = nullptr;
+  /// The call in the loop that builds the tensor again in each iteration (a
+  /// factory, `torch::tensor`, `from_blob`); null where the loop only reads
+  /// Holder.
+  const clang::CallExpr *Rebuilt = nullptr;
+};
+
+/// The body of a `for`, range-`for`, `while` or `do`; null for any other
+/// statement.
+const clang::Stmt *loopBody(const clang::Stmt *Loop);
+
+class LoopInvariance {
+public:
+  /// The values of one loop's iterations.
+  LoopInvariance(const clang::Stmt *Loop, const clang::SourceManager &SM);
+  /// The values of one function's calls: only what its body builds from
+  /// constants is the same in every call.
+  static LoopInvariance perCall(const clang::FunctionDecl *Function,
+                                const clang::SourceManager &SM);
+
+  /// Where E's value comes from, when it is the same in every iteration;
+  /// none when it may differ, or when that cannot be told.
+  std::optional<InvariantOrigin> originOf(const clang::Expr *E) const;
+
+private:
+  LoopInvariance(const clang::Stmt *Body, const clang::Stmt *Loop,
+                 const clang::SourceManager &SM);
+  std::optional<InvariantOrigin> originOf(const clang::Expr *E,
+                                          unsigned Depth) const;
+  std::optional<InvariantOrigin> originOfCall(const clang::CallExpr *Call,
+                                              unsigned Depth) const;
+  std::optional<InvariantOrigin>
+  originOfVariable(const clang::VarDecl *Var, unsigned Depth) const;
+  bool isDeclaredInBody(const clang::Decl *D) const;
+
+  /// The loop's body, or the function's.
+  const clang::Stmt *Body;
+  /// The whole loop, header included; null per call.
+  const clang::Stmt *Loop;
+  const clang::SourceManager &SM;
+};
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_LOOPINVARIANCE_H
