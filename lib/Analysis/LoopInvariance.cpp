@@ -117,8 +117,9 @@ constexpr unsigned MaxInvarianceDepth = 32;
 } // namespace
 
 LoopInvariance::LoopInvariance(const Stmt *Body, const Stmt *Loop,
+                               const FunctionDecl *GivenParameters,
                                const SourceManager &SM)
-    : Body(Body), Loop(Loop), SM(SM) {}
+    : Body(Body), Loop(Loop), GivenParameters(GivenParameters), SM(SM) {}
 
 const Stmt *loopBody(const Stmt *Loop) {
   if (const auto *For = dyn_cast<ForStmt>(Loop))
@@ -133,15 +134,30 @@ const Stmt *loopBody(const Stmt *Loop) {
 }
 
 LoopInvariance::LoopInvariance(const Stmt *Loop, const SourceManager &SM)
-    : LoopInvariance(loopBody(Loop), Loop, SM) {}
+    : LoopInvariance(loopBody(Loop), Loop, nullptr, SM) {}
 
 LoopInvariance LoopInvariance::perCall(const FunctionDecl *Function,
                                        const SourceManager &SM) {
-  return LoopInvariance(Function->getBody(), nullptr, SM);
+  return LoopInvariance(Function->getBody(), nullptr, nullptr, SM);
+}
+
+LoopInvariance LoopInvariance::sameArguments(const FunctionDecl *Function,
+                                             const SourceManager &SM) {
+  return LoopInvariance(Function->getBody(), nullptr, Function, SM);
 }
 
 bool LoopInvariance::isDeclaredInBody(const Decl *D) const {
   return Body && rangeContains(SM, Body->getSourceRange(), D->getLocation());
+}
+
+bool LoopInvariance::isSetBeforeBody(const VarDecl *Var) const {
+  // A parameter: whatever its callers give, unless they give the same each
+  // time.
+  if (GivenParameters && isa<ParmVarDecl>(Var))
+    return Var->getDeclContext() ==
+           static_cast<const DeclContext *>(GivenParameters);
+  // Declared in the loop's header: the loop's own variable.
+  return Loop && !rangeContains(SM, Loop->getSourceRange(), Var->getLocation());
 }
 
 std::optional<InvariantOrigin>
@@ -169,9 +185,7 @@ LoopInvariance::originOfVariable(const VarDecl *Var, unsigned Depth) const {
   // again in each iteration.
   if (isDeclaredInBody(Var))
     return Var->getInit() ? originOf(Var->getInit(), Depth + 1) : std::nullopt;
-  // Declared in the loop's header: the loop's own variable. A parameter, or
-  // a local a call of the function starts with: whatever its callers give.
-  if (!Loop || rangeContains(SM, Loop->getSourceRange(), Var->getLocation()))
+  if (!isSetBeforeBody(Var))
     return std::nullopt;
   InvariantOrigin Origin;
   if (isTensorType(Var->getType().getNonReferenceType())) {
@@ -196,15 +210,16 @@ LoopInvariance::originOfCall(const CallExpr *Call, unsigned Depth) const {
         wrappedHostMemory(Call) ? wrappedHostMemory(Call)->IgnoreParenImpCasts()
                                 : nullptr);
     const auto *Buffer = Memory ? dyn_cast<VarDecl>(Memory->getDecl()) : nullptr;
-    if (!Buffer || !Loop || !Buffer->isLocalVarDeclOrParm() ||
-        rangeContains(SM, Loop->getSourceRange(), Buffer->getLocation()) ||
-        changesIn(Body,
-                  [Buffer](const Expr *E) {
-                    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
-                        E ? E->IgnoreParenImpCasts() : nullptr);
-                    return Ref && Ref->getDecl() == Buffer;
-                  },
-                  Call))
+    if (!Buffer || !Buffer->isLocalVarDeclOrParm() ||
+        isDeclaredInBody(Buffer) || !isSetBeforeBody(Buffer) ||
+        changesIn(
+            Body,
+            [Buffer](const Expr *E) {
+              const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+                  E ? E->IgnoreParenImpCasts() : nullptr);
+              return Ref && Ref->getDecl() == Buffer;
+            },
+            Call))
       return std::nullopt;
     llvm::SmallVector<std::optional<InvariantOrigin>, 4> Shape;
     for (unsigned I = 1; I < Call->getNumArgs(); ++I)

@@ -53,6 +53,12 @@ public:
   /// constants is the same in every call.
   static LoopInvariance perCall(const clang::FunctionDecl *Function,
                                 const clang::SourceManager &SM);
+  /// The values of the calls of a function that are given the same
+  /// arguments each time: what it builds from constants and from the
+  /// parameters its body does not change. A tensor parameter is the
+  /// Holder of what comes from it.
+  static LoopInvariance sameArguments(const clang::FunctionDecl *Function,
+                                      const clang::SourceManager &SM);
 
   /// Where E's value comes from, when it is the same in every iteration;
   /// none when it may differ, or when that cannot be told.
@@ -60,6 +66,7 @@ public:
 
 private:
   LoopInvariance(const clang::Stmt *Body, const clang::Stmt *Loop,
+                 const clang::FunctionDecl *GivenParameters,
                  const clang::SourceManager &SM);
   std::optional<InvariantOrigin> originOf(const clang::Expr *E,
                                           unsigned Depth) const;
@@ -68,11 +75,17 @@ private:
   std::optional<InvariantOrigin>
   originOfVariable(const clang::VarDecl *Var, unsigned Depth) const;
   bool isDeclaredInBody(const clang::Decl *D) const;
+  /// Whether a variable declared outside the body has one value throughout
+  /// it: declared before the loop and not in its header, or a parameter
+  /// the calls give the same each time.
+  bool isSetBeforeBody(const clang::VarDecl *Var) const;
 
   /// The loop's body, or the function's.
   const clang::Stmt *Body;
   /// The whole loop, header included; null per call.
   const clang::Stmt *Loop;
+  /// The function whose parameters are the same in every call, if any.
+  const clang::FunctionDecl *GivenParameters;
   const clang::SourceManager &SM;
 };
 

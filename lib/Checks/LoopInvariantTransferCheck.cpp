@@ -32,6 +32,37 @@ void collectTransfers(const Stmt *S,
     collectTransfers(Child, Out);
 }
 
+/// The calls S makes itself of functions of the program that it defines
+/// and that are not virtual: helpers whose body tells what each call does.
+void collectHelperCalls(const Stmt *S,
+                        llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, LambdaExpr>(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      const FunctionDecl *Definition = Callee->getDefinition();
+      const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+      if (Definition && Definition->getBody() &&
+          !isInLibTorchNamespace(Definition) &&
+          !Definition->getASTContext().getSourceManager().isInSystemHeader(
+              Definition->getLocation()) &&
+          !(Method && Method->isVirtual()))
+        Out.push_back(Call);
+    }
+  for (const Stmt *Child : S->children())
+    collectHelperCalls(Child, Out);
+}
+
+/// The argument a call passes for a parameter of its callee.
+const Expr *argumentFor(const CallExpr *Call, const ParmVarDecl *Param) {
+  unsigned Index = Param->getFunctionScopeIndex();
+  // A member operator's object is its first argument.
+  if (isa<CXXOperatorCallExpr>(Call) &&
+      isa_and_nonnull<CXXMethodDecl>(Call->getDirectCallee()))
+    ++Index;
+  return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+}
+
 } // namespace
 
 void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
@@ -102,6 +133,62 @@ void LoopInvariantTransferCheck::checkLoop(const Stmt *Loop,
     }
     reportRebuilt(*Origin);
     diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
+  }
+  checkHelperCalls(Loop, Invariance, SM);
+}
+
+void LoopInvariantTransferCheck::checkHelperCalls(
+    const Stmt *Loop, const LoopInvariance &Invariance,
+    const SourceManager &SM) {
+  // A helper given the same arguments in every iteration copies the same
+  // tensor when what it copies comes from a parameter it leaves alone
+  // (`toDevice(weights, device)`).
+  llvm::SmallVector<const CallExpr *, 8> Calls;
+  collectHelperCalls(loopBody(Loop), Calls);
+  for (const CallExpr *Call : Calls) {
+    if (!llvm::all_of(Call->arguments(), [&](const Expr *Arg) {
+          return Invariance.originOf(Arg).has_value();
+        }))
+      continue;
+    const FunctionDecl *Helper = Call->getDirectCallee()->getDefinition();
+    llvm::SmallVector<const CallExpr *, 4> Transfers;
+    collectTransfers(Helper->getBody(), Transfers);
+    LoopInvariance PerCall = LoopInvariance::sameArguments(Helper, SM);
+    for (const CallExpr *Transfer : Transfers) {
+      std::optional<InvariantOrigin> InHelper =
+          PerCall.originOf(callObject(Transfer));
+      const auto *Param =
+          InHelper ? dyn_cast_or_null<ParmVarDecl>(InHelper->Holder) : nullptr;
+      const Expr *Passed = Param ? argumentFor(Call, Param) : nullptr;
+      if (!Passed || !llvm::all_of(Transfer->arguments(), [&](const Expr *Arg) {
+            return PerCall.originOf(Arg).has_value();
+          }))
+        continue;
+      std::optional<InvariantOrigin> Origin = Invariance.originOf(Passed);
+      bool ToTheDevice = transferTarget(Transfer) == TransferTarget::OffHost;
+      if (Origin->Holder) {
+        diag(Call->getExprLoc(),
+             "'%0' copies '%1' to %select{a device|the device}2 in every "
+             "iteration, but '%1' does not change in the loop; move it once "
+             "before the loop")
+            << Helper->getName() << Origin->Holder->getName() << ToTheDevice;
+        diag(Origin->Holder->getLocation(), "'%0' is declared before the loop",
+             DiagnosticIDs::Note)
+            << Origin->Holder->getName();
+      } else {
+        diag(Call->getExprLoc(),
+             "'%0' copies a tensor built from constants to %select{a "
+             "device|the device}1 in every iteration; build it on the device "
+             "once, before the loop")
+            << Helper->getName() << ToTheDevice;
+        reportRebuilt(*Origin);
+      }
+      diag(Transfer->getExprLoc(), "'%0' copies parameter '%1' here",
+           DiagnosticIDs::Note)
+          << calleeDisplayName(Transfer) << Param->getName();
+      diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
+      break; // One finding per call.
+    }
   }
 }
 

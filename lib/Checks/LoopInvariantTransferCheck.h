@@ -27,6 +27,9 @@ public:
 
 private:
   void checkLoop(const clang::Stmt *Loop, const clang::SourceManager &SM);
+  void checkHelperCalls(const clang::Stmt *Loop,
+                        const LoopInvariance &Invariance,
+                        const clang::SourceManager &SM);
   void checkFunction(const clang::FunctionDecl *Function,
                      const clang::SourceManager &SM);
   /// A note at the call that builds the tensor again each time, if any.

@@ -85,6 +85,25 @@ void trainWithHelper(torch::nn::Linear net, Loader &loader,
   }
 }
 
+// Through a helper that copies what it is given: the same weights in every
+// iteration; the batch, different each time, is no finding.
+static torch::Tensor toDevice(const torch::Tensor &t, torch::Device device) {
+  return t.contiguous().to(device);
+}
+
+void trainWithCopyHelper(torch::nn::Linear net, Loader &loader,
+                         torch::Tensor weights, torch::Device device) {
+  for (auto &batch : loader) {
+    auto out = net(toDevice(batch.data, device));
+    auto loss = torch::nll_loss(out, toDevice(batch.target, device),
+                                toDevice(weights, device));
+                                // CHECK: :[[@LINE-1]]:33: warning: 'toDevice' copies 'weights' to a device in every iteration, but 'weights' does not change in the loop; move it once before the loop [libtorch-loop-invariant-transfer]
+                                // CHECK: :[[@LINE-6]]:40: note: 'weights' is declared before the loop
+                                // CHECK: :[[@LINE-11]]:25: note: '.to()' copies parameter 't' here
+                                // CHECK: :[[@LINE-7]]:3: note: in this loop
+  }
+}
+
 // A module's forward() runs once per batch: a constant built and copied
 // there is copied for every batch.
 struct ScaledNet : torch::nn::Module {
