@@ -329,6 +329,31 @@ const CallSite *CallSiteIndex::loopCallOf(const FunctionDecl *F) const {
   return &Sites->front();
 }
 
+ModeSwitch CallSiteIndex::modeOnEntry(const FunctionDecl *F) const {
+  F = canonical(F);
+  auto Known = EntryModes.find(F);
+  if (Known != EntryModes.end())
+    return Known->second;
+  EntryModes[F] = ModeSwitch::None; // Being computed: a recursion knows none.
+  const std::vector<CallSite> *Sites = allCallsOf(F);
+  if (!Sites || Sites->empty())
+    return ModeSwitch::None;
+  std::optional<ModeSwitch> Agreed;
+  for (const CallSite &Site : *Sites) {
+    const FunctionDecl *Caller = Site.Caller;
+    ModeSwitch Mode = Caller->getBody() ? FunctionFacts(Caller->getBody(),
+                                                        Caller->getASTContext())
+                                              .modeSetBefore(Site.Call)
+                                        : ModeSwitch::None;
+    if (Mode == ModeSwitch::None)
+      Mode = modeOnEntry(Caller);
+    if (Agreed && *Agreed != Mode)
+      return ModeSwitch::None;
+    Agreed = Mode;
+  }
+  return EntryModes[F] = *Agreed;
+}
+
 bool CallSiteIndex::hasContext(const FunctionDecl *F) const {
   std::optional<unsigned> Depth = contextDepth(F);
   return Depth && *Depth > 0;

@@ -17,6 +17,7 @@
 #define TORCHTIDY_ANALYSIS_CALLERCONTEXT_H
 
 #include "Analysis/Placement.h"
+#include "Model/Modules.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -102,6 +103,13 @@ public:
   /// iteration of its callers' loops. Null otherwise.
   const CallSite *loopCallOf(const clang::FunctionDecl *F) const;
 
+  /// The module mode every call of F is made in, as its callers show: the
+  /// switch each caller makes last before its call (`model->eval();
+  /// test(model, loader);`) or, where a caller makes none, the mode it is
+  /// itself called in. None where the calls are not all seen, disagree or
+  /// follow no switch.
+  ModeSwitch modeOnEntry(const clang::FunctionDecl *F) const;
+
   /// Whether the main file may take a module out of training mode
   /// (mayEnterEvalMode in Model/Modules.h), or calls `eval` or `train`
   /// from a template, on an object whose type is not known there.
@@ -125,6 +133,8 @@ private:
   /// runsAFixedNumberOfTimes's answers; a function being computed maps to
   /// false, the answer for a recursion.
   mutable llvm::DenseMap<const clang::FunctionDecl *, bool> FixedRuns;
+  /// modeOnEntry's answers; a function being computed maps to None.
+  mutable llvm::DenseMap<const clang::FunctionDecl *, ModeSwitch> EntryModes;
 };
 
 /// What every call of a function passes its parameters.

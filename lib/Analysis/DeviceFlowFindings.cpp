@@ -291,8 +291,15 @@ const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) {
   // runs once per pass of its loop: once per epoch, not once per step.
   const Stmt *Loop = Facts.innermostRepeatedLoopAround(Site);
   if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site) ||
-      Facts.runOnceLoopAround(Site) == Loop || Facts.isEvaluationPass(Loop) ||
+      Facts.runOnceLoopAround(Site) == Loop ||
       Facts.isOnEvaluationBranch(Site, Loop) || callsPassOverData(Loop))
+    return nullptr;
+  // A test() whose callers switch the model to eval() before they call it
+  // is an evaluation pass as much as a loop after eval() in the same body.
+  ModeSwitch ModeOnEntry = ModeSwitch::None;
+  if (Facts.modeSetBefore(Loop) == ModeSwitch::None)
+    ModeOnEntry = UnitAnalysis::of(Ctx).modeOnEntry(Function);
+  if (Facts.isEvaluationPass(Loop, ModeOnEntry))
     return nullptr;
   return Loop;
 }

@@ -526,12 +526,16 @@ ModeSwitch FunctionFacts::modeSetBefore(const Stmt *S) const {
   return Last ? Last->Switch : ModeSwitch::None;
 }
 
-bool FunctionFacts::isEvaluationPass(const Stmt *Loop) const {
+bool FunctionFacts::isEvaluationPass(const Stmt *Loop,
+                                     ModeSwitch ModeOnEntry) const {
+  if (!Loop)
+    return false;
   // A validation loop after `model->eval()` often keeps no guard: it builds
   // graphs it never uses, but it is no less a pass that reads each result.
-  return Loop &&
-         (isInNoGradScope(Loop) ||
-          modeSetBefore(Loop) == ModeSwitch::Evaluation) &&
+  ModeSwitch Mode = modeSetBefore(Loop);
+  if (Mode == ModeSwitch::None)
+    Mode = ModeOnEntry;
+  return (isInNoGradScope(Loop) || Mode == ModeSwitch::Evaluation) &&
          !containsCallWhere(Loop, isBackward) &&
          containsCallWhere(Loop, [](const CallExpr *Call) {
            if (classifyCall(Call) != TorchCallKind::Migration)

@@ -102,7 +102,10 @@ public:
   /// to eval(); it runs no backward(), and each iteration moves data to a
   /// device. Reading each batch's result is what such a pass is for, and it
   /// runs once per epoch or once per run, not once per training step.
-  bool isEvaluationPass(const clang::Stmt *Loop) const;
+  /// ModeOnEntry is the mode the function's callers leave the module in,
+  /// for a body that switches none before the loop.
+  bool isEvaluationPass(const clang::Stmt *Loop,
+                        ModeSwitch ModeOnEntry = ModeSwitch::None) const;
   /// The mode the module-mode switch made last before S, in the body's
   /// order, sets (`model->eval();`); None where the body makes none.
   ModeSwitch modeSetBefore(const clang::Stmt *S) const;

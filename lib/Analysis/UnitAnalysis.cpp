@@ -131,6 +131,10 @@ bool UnitAnalysis::runsAFixedNumberOfTimes(const FunctionDecl *Function) {
   return callSites().runsAFixedNumberOfTimes(Function);
 }
 
+ModeSwitch UnitAnalysis::modeOnEntry(const FunctionDecl *Function) {
+  return callSites().modeOnEntry(Function);
+}
+
 const CallSite *UnitAnalysis::loopCallOf(const FunctionDecl *Function) {
   return callSites().loopCallOf(Function);
 }

@@ -71,6 +71,10 @@ public:
   /// demo that `main` calls once, not a step of a loop over data.
   bool runsAFixedNumberOfTimes(const clang::FunctionDecl *Function);
 
+  /// The module mode every call of a function of this unit is made in
+  /// (CallSiteIndex::modeOnEntry).
+  ModeSwitch modeOnEntry(const clang::FunctionDecl *Function);
+
   /// A call of a function of this unit in a loop of its caller, when every
   /// call of it is in one (CallSiteIndex::loopCallOf); null otherwise.
   const CallSite *loopCallOf(const clang::FunctionDecl *Function);

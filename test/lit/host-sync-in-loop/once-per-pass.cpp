@@ -186,6 +186,47 @@ void validate(torch::nn::Linear model, Loader &valid, torch::Device device) {
   }
 }
 
+// Through a helper: the caller switches the model to eval() before each
+// call of the pass; then to train(), before another helper whose loop is a
+// training pass.
+static float testPass(torch::nn::Linear model, Loader &valid,
+                      torch::Device device) {
+  float total = 0;
+  for (auto &batch : valid) {
+    auto out = model(batch.data.to(device));
+    total += torch::mse_loss(out, batch.target.to(device)).item<float>();
+  }
+  return total;
+}
+
+static void trainPass(torch::nn::Linear model, Loader &train,
+                      torch::optim::SGD &optimizer, torch::Device device) {
+  for (auto &batch : train) {
+    auto loss = torch::mse_loss(model(batch.data.to(device)),
+                                batch.target.to(device));
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    std::cout << loss.item<double>() << "\n";
+    // CHECK: :[[@LINE-1]]:23: warning: '.item()' copies 'loss' (on 'device') to the host and waits for the device in every iteration; accumulate on the device and read the value once per logging interval [libtorch-host-sync-in-loop]
+    // CHECK: :[[@LINE-8]]:3: note: in this loop
+    // CHECK: :[[@LINE-8]]:33: note: output of 'model', on 'device'
+    // CHECK: :[[@LINE+10]]:15: note: 'model' is on 'device' here: passed by 'fitWithHelpers'
+    // CHECK: :[[@LINE+6]]:10: note: 'model' is moved to 'device' here with '.to(device)'
+  }
+}
+
+void fitWithHelpers(torch::nn::Linear model, Loader &train, Loader &valid,
+                    torch::optim::SGD &optimizer, torch::Device device) {
+  model->to(device);
+  for (int epoch = 0; epoch < 10; ++epoch) {
+    model->train();
+    trainPass(model, train, optimizer, device);
+    model->eval();
+    std::cout << testPass(model, valid, device) << "\n";
+  }
+}
+
 // Switched back to training before the loop: a training pass.
 void evalThenTrain(torch::nn::Linear model, Loader &loader,
                    torch::optim::SGD &optimizer, torch::Device device) {
