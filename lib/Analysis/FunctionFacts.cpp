@@ -200,6 +200,27 @@ bool runsAFewTimes(const Stmt *Loop, const ASTContext &Ctx) {
   return Trips && *Trips <= MaxFewIterations;
 }
 
+const Stmt *loopBody(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return For->getBody();
+  if (const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop))
+    return RangeFor->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    return Do->getBody();
+  return nullptr;
+}
+
+bool containsRepeatedLoop(const Stmt *Loop, const ASTContext &Ctx) {
+  bool Found = false;
+  forEachStmt(loopBody(Loop), [&](const Stmt *S) {
+    Found |= S != Loop && isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(S) &&
+             !runsAFewTimes(S, Ctx);
+  });
+  return Found;
+}
+
 static bool isBackward(const CallExpr *Call) {
   return classifyCall(Call) == TorchCallKind::Backward;
 }

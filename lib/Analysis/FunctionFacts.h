@@ -59,6 +59,15 @@ constexpr uint64_t MaxFewIterations = 16;
 /// constant size.
 bool runsAFewTimes(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
 
+/// The body of a `for`, range-`for`, `while` or `do`; null for any other
+/// statement.
+const clang::Stmt *loopBody(const clang::Stmt *Loop);
+
+/// Whether a loop that repeats with the data (not runsAFewTimes) is nested
+/// in Loop's body: then Loop is an outer loop, such as one over epochs.
+bool containsRepeatedLoop(const clang::Stmt *Loop,
+                          const clang::ASTContext &Ctx);
+
 /// Whether code under Root may change the variable: assigns it, increments
 /// it, calls a non-const method on it or passes it by non-const reference.
 bool isModifiedUnder(const clang::ValueDecl *D, const clang::Stmt *Root);

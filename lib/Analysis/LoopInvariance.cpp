@@ -15,17 +15,41 @@ namespace {
 /// Recognises the expressions that name one piece of storage.
 using NamesStorage = llvm::function_ref<bool(const Expr *)>;
 
+/// Whether the standard library takes parameter Index of Callee by a
+/// forwarding reference (`std::make_tuple(h, c)`): it copies or moves what
+/// it is given into what it builds, and changes no lvalue.
+bool isForwardedByStandardLibrary(const FunctionDecl *Callee, unsigned Index) {
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (!Pattern || !Callee->isInStdNamespace() || Pattern->getNumParams() == 0)
+    return false;
+  // A pack (`_Elements&&... args`) is the pattern's last parameter.
+  unsigned Last = Pattern->getNumParams() - 1;
+  const ParmVarDecl *Param = Pattern->getParamDecl(std::min(Index, Last));
+  if (Index > Last && !Param->isParameterPack())
+    return false;
+  QualType Type = Param->getType();
+  if (const auto *Pack = Type->getAs<PackExpansionType>())
+    Type = Pack->getPattern();
+  const auto *Reference = Type->getAs<RValueReferenceType>();
+  return Reference &&
+         Reference->getPointeeType()->getAs<TemplateTypeParmType>();
+}
+
 /// Whether S may change the storage Names recognises: assigned (`x = ...`,
 /// `x += ...`), incremented, an in-place op or any non-const method or
 /// operator (`x.add_(...)`, `buf[i] = v`, `buf.data()`), its address taken,
 /// or bound to a non-const reference parameter; anywhere but under Ignored.
 /// Read top-down, so no parent map is needed.
-bool changesIn(const Stmt *S, NamesStorage Names,
-               const Stmt *Ignored = nullptr) {
+/// With Assignments false, only what changes the storage in place counts:
+/// a variable given a new tensor (`h = lstm(x, h)`) still leaves the old
+/// one as it was.
+bool changesIn(const Stmt *S, NamesStorage Names, const Stmt *Ignored = nullptr,
+               bool Assignments = true) {
   if (!S || S == Ignored)
     return false;
   if (const auto *Binary = dyn_cast<BinaryOperator>(S);
-      Binary && Binary->isAssignmentOp() && Names(Binary->getLHS()))
+      Assignments && Binary && Binary->isAssignmentOp() &&
+      Names(Binary->getLHS()))
     return true;
   if (const auto *Unary = dyn_cast<UnaryOperator>(S);
       Unary &&
@@ -36,7 +60,12 @@ bool changesIn(const Stmt *S, NamesStorage Names,
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
       Op && Op->getNumArgs() > 0 && Names(Op->getArg(0))) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
-    if (Op->isAssignmentOp() || (Method && !Method->isConst()))
+    // A tensor's part assigned (`buf[i] = v`) is written in place.
+    bool IntoPart =
+        viewedStorage(Op->getArg(0)) != ignoreValuePreserving(Op->getArg(0));
+    if (Op->getOperator() == OO_Equal
+            ? Assignments || IntoPart
+            : Op->isAssignmentOp() || (Method && !Method->isConst()))
       return true;
   }
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(S);
@@ -58,12 +87,13 @@ bool changesIn(const Stmt *S, NamesStorage Names,
         return true; // Unknown callee or variadic: assume the worst.
       QualType Param = Callee->getParamDecl(I - Offset)->getType();
       if (Param->isLValueReferenceType() &&
-          !Param.getNonReferenceType().isConstQualified())
+          !Param.getNonReferenceType().isConstQualified() &&
+          !isForwardedByStandardLibrary(Callee, I - Offset))
         return true;
     }
   }
   for (const Stmt *Child : S->children())
-    if (changesIn(Child, Names, Ignored))
+    if (changesIn(Child, Names, Ignored, Assignments))
       return true;
   return false;
 }
@@ -121,18 +151,6 @@ LoopInvariance::LoopInvariance(const Stmt *Body, const Stmt *Loop,
                                const SourceManager &SM)
     : Body(Body), Loop(Loop), GivenParameters(GivenParameters), SM(SM) {}
 
-const Stmt *loopBody(const Stmt *Loop) {
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    return For->getBody();
-  if (const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop))
-    return RangeFor->getBody();
-  if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    return While->getBody();
-  if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    return Do->getBody();
-  return nullptr;
-}
-
 LoopInvariance::LoopInvariance(const Stmt *Loop, const SourceManager &SM)
     : LoopInvariance(loopBody(Loop), Loop, nullptr, SM) {}
 
@@ -148,6 +166,46 @@ LoopInvariance LoopInvariance::sameArguments(const FunctionDecl *Function,
 
 bool LoopInvariance::isDeclaredInBody(const Decl *D) const {
   return Body && rangeContains(SM, Body->getSourceRange(), D->getLocation());
+}
+
+bool LoopInvariance::isChangedInPlace(const Expr *Result) const {
+  if (!Body)
+    return false;
+  // The variables of the body the result is stored in.
+  llvm::SmallVector<const VarDecl *, 2> Stored;
+  auto StoresResult = [Result](const Expr *Value) {
+    return Value && ignoreValuePreserving(Value) == Result;
+  };
+  forEachStmt(Body, [&](const Stmt *S) {
+    if (const auto *Decls = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : Decls->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D);
+            Var && StoresResult(Var->getInit()))
+          Stored.push_back(Var);
+    const Expr *Target = nullptr, *Value = nullptr;
+    if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+        Assign && Assign->getOpcode() == BO_Assign)
+      Target = Assign->getLHS(), Value = Assign->getRHS();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      Target = Op->getArg(0), Value = Op->getArg(1);
+    if (Target && StoresResult(Value))
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+          Stored.push_back(Var);
+  });
+  return llvm::any_of(Stored, [&](const VarDecl *Var) {
+    // `buf[i] = v` and `buf.select(0, i).copy_(v)` write a part of it.
+    auto NamesPart = [Var](const Expr *E) {
+      const Expr *Whole = E ? viewedStorage(E) : nullptr;
+      const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+          Whole ? ignoreValuePreserving(Whole)->IgnoreParenImpCasts()
+                : nullptr);
+      return Ref && Ref->getDecl() == Var;
+    };
+    return changesIn(Body, NamesPart, nullptr, /*Assignments=*/false);
+  });
 }
 
 bool LoopInvariance::isSetBeforeBody(const VarDecl *Var) const {

@@ -41,10 +41,6 @@ struct InvariantOrigin {
   const clang::CallExpr *Rebuilt = nullptr;
 };
 
-/// The body of a `for`, range-`for`, `while` or `do`; null for any other
-/// statement.
-const clang::Stmt *loopBody(const clang::Stmt *Loop);
-
 class LoopInvariance {
 public:
   /// The values of one loop's iterations.
@@ -63,6 +59,11 @@ public:
   /// Where E's value comes from, when it is the same in every iteration;
   /// none when it may differ, or when that cannot be told.
   std::optional<InvariantOrigin> originOf(const clang::Expr *E) const;
+
+  /// Whether the body stores Result in a variable and then writes that
+  /// variable in place (`buf[i] = v`, `buf.index_put_(...)`, `buf.add_(x)`):
+  /// each pass needs a fresh tensor, whatever it is built from.
+  bool isChangedInPlace(const clang::Expr *Result) const;
 
 private:
   LoopInvariance(const clang::Stmt *Body, const clang::Stmt *Loop,

@@ -2,6 +2,7 @@
 // libtorch-loop-invariant-transfer ===//
 
 #include "Checks/LoopInvariantTransferCheck.h"
+#include "Analysis/FunctionFacts.h"
 #include "Analysis/UnitAnalysis.h"
 #include "Model/TorchApi.h"
 
@@ -95,7 +96,12 @@ void LoopInvariantTransferCheck::reportRebuilt(const InvariantOrigin &Origin) {
 }
 
 void LoopInvariantTransferCheck::checkLoop(const Stmt *Loop,
-                                           const SourceManager &SM) {
+                                           const ASTContext &Ctx) {
+  // An outer loop (epochs): a copy made directly in it runs once per pass
+  // of the inner one, which costs next to nothing.
+  if (containsRepeatedLoop(Loop, Ctx))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
   LoopInvariance Invariance(Loop, SM);
   llvm::SmallVector<const CallExpr *, 8> Transfers;
   collectTransfers(loopBody(Loop), Transfers);
@@ -107,7 +113,9 @@ void LoopInvariantTransferCheck::checkLoop(const Stmt *Loop,
       continue;
     std::optional<InvariantOrigin> Origin =
         Invariance.originOf(callObject(Call));
-    if (!Origin)
+    // A zero buffer the loop then fills in place is not the same tensor at
+    // the end of each iteration: it must be made again.
+    if (!Origin || Invariance.isChangedInPlace(Call))
       continue;
     bool ToTheDevice = transferTarget(Call) == TransferTarget::OffHost;
     if (Origin->Holder) {
@@ -231,7 +239,7 @@ void LoopInvariantTransferCheck::checkFunction(const FunctionDecl *Function,
 
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Loop = Result.Nodes.getNodeAs<Stmt>("loop"))
-    checkLoop(Loop, *Result.SourceManager);
+    checkLoop(Loop, *Result.Context);
   else if (const auto *Function =
                Result.Nodes.getNodeAs<FunctionDecl>("function"))
     checkFunction(Function, *Result.SourceManager);

@@ -26,7 +26,7 @@ public:
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
-  void checkLoop(const clang::Stmt *Loop, const clang::SourceManager &SM);
+  void checkLoop(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
   void checkHelperCalls(const clang::Stmt *Loop,
                         const LoopInvariance &Invariance,
                         const clang::SourceManager &SM);

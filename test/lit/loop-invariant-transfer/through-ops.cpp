@@ -135,6 +135,31 @@ void notInvariant(torch::nn::Linear net, Loader &loader,
     auto copy = bias.to(d);
 }
 
+// A hidden state reset once per epoch costs next to nothing; one reset for
+// every batch is a copy per step, even though the step replaces it. A zero
+// buffer that each iteration fills in place must be made again each time.
+void recurrent(torch::nn::LSTM lstm, Loader &loader, torch::Device device) {
+  for (int epoch = 0; epoch < 10; ++epoch) {
+    auto epochState = torch::zeros({1, 8, 16}).to(device);
+    for (auto &batch : loader) {
+      auto h = torch::zeros({1, 8, 16}).to(device);
+      // CHECK: :[[@LINE-1]]:41: warning: '.to()' copies a tensor built from constants to a device in every iteration; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
+      // CHECK: :[[@LINE-2]]:16: note: 'torch::zeros' builds the same tensor here each time
+      // CHECK: :[[@LINE-4]]:5: note: in this loop
+      auto c = torch::zeros({1, 8, 16}).to(device);
+      // CHECK: :[[@LINE-1]]:41: warning: '.to()' copies a tensor built from constants to a device in every iteration; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
+      // CHECK: :[[@LINE-2]]:16: note: 'torch::zeros' builds the same tensor here each time
+      // CHECK: :[[@LINE-8]]:5: note: in this loop
+      auto out = lstm->forward(batch.data.to(device), std::make_tuple(h, c));
+      h = std::get<0>(std::get<1>(out));
+      auto counts = torch::zeros({10}).to(device);
+      counts.index_put_({batch.target.to(device)}, 1.0);
+      auto onehot = torch::zeros({8, 10}).to(device);
+      onehot[0] = 1;
+    }
+  }
+}
+
 // A helper called once, outside any loop, copies once.
 static torch::Tensor classWeights(torch::Device device) {
   return torch::tensor({1.0, 2.0}).to(device);
