@@ -40,6 +40,7 @@ bool isForwardedByStandardLibrary(const FunctionDecl *Callee, unsigned Index) {
 /// operator (`x.add_(...)`, `buf[i] = v`, `buf.data()`), its address taken,
 /// or bound to a non-const reference parameter; anywhere but under Ignored.
 /// Read top-down, so no parent map is needed.
+///
 /// With Assignments false, only what changes the storage in place counts:
 /// a variable given a new tensor (`h = lstm(x, h)`) still leaves the old
 /// one as it was.
