@@ -310,7 +310,17 @@ std::optional<InvariantOrigin> LoopInvariance::originOf(const Expr *E,
                                                         unsigned Depth) const {
   if (!E || Depth > MaxInvarianceDepth)
     return std::nullopt;
-  E = ignoreValuePreserving(E)->IgnoreParenImpCasts();
+  std::optional<InvariantOrigin> Origin = originOfExpression(
+      ignoreValuePreserving(E)->IgnoreParenImpCasts(), Depth);
+  // A size or a count read off a tensor (`label.size(0)`) carries none of
+  // its data: the tensor built from it is not that tensor.
+  if (Origin && !isTensorType(E->getType().getNonReferenceType()))
+    Origin->Holder = nullptr;
+  return Origin;
+}
+
+std::optional<InvariantOrigin>
+LoopInvariance::originOfExpression(const Expr *E, unsigned Depth) const {
   if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
           StringLiteral, CXXNullPtrLiteralExpr, CXXDefaultArgExpr,
           UnaryExprOrTypeTraitExpr, CXXScalarValueInitExpr,

@@ -71,6 +71,9 @@ private:
                  const clang::SourceManager &SM);
   std::optional<InvariantOrigin> originOf(const clang::Expr *E,
                                           unsigned Depth) const;
+  /// originOf for an expression under its value-preserving wrappers.
+  std::optional<InvariantOrigin> originOfExpression(const clang::Expr *E,
+                                                    unsigned Depth) const;
   std::optional<InvariantOrigin> originOfCall(const clang::CallExpr *Call,
                                               unsigned Depth) const;
   std::optional<InvariantOrigin>

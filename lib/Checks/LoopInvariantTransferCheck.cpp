@@ -134,9 +134,9 @@ void LoopInvariantTransferCheck::checkLoop(const Stmt *Loop,
           << Origin->Holder->getName();
     } else {
       diag(Call->getExprLoc(),
-           "'%0' copies a tensor built from constants to %select{a "
-           "device|the device}1 in every iteration; build it on the device "
-           "once, before the loop")
+           "'%0' copies a tensor that every iteration builds the same way "
+           "to %select{a device|the device}1; build it on the device once, "
+           "before the loop")
           << calleeDisplayName(Call) << ToTheDevice;
     }
     reportRebuilt(*Origin);
@@ -185,9 +185,9 @@ void LoopInvariantTransferCheck::checkHelperCalls(
             << Origin->Holder->getName();
       } else {
         diag(Call->getExprLoc(),
-             "'%0' copies a tensor built from constants to %select{a "
-             "device|the device}1 in every iteration; build it on the device "
-             "once, before the loop")
+             "'%0' copies a tensor that every iteration builds the same way "
+             "to %select{a device|the device}1; build it on the device once, "
+             "before the loop")
             << Helper->getName() << ToTheDevice;
         reportRebuilt(*Origin);
       }
@@ -219,7 +219,7 @@ void LoopInvariantTransferCheck::checkFunction(const FunctionDecl *Function,
   for (const CallExpr *Call : Transfers) {
     std::optional<InvariantOrigin> Origin =
         Invariance.originOf(callObject(Call));
-    if (!Origin || !Origin->Rebuilt)
+    if (!Origin || !Origin->Rebuilt || Invariance.isChangedInPlace(Call))
       continue;
     diag(Call->getExprLoc(),
          "'%0' copies a tensor built from constants to %select{a device|the "

@@ -57,7 +57,7 @@ void trainWeighted(torch::nn::Linear net, Loader &loader, torch::Tensor mean,
     // CHECK: :[[@LINE-5]]:73: note: 'mean' is declared before the loop
     // CHECK: :[[@LINE-4]]:3: note: in this loop
     auto weights = torch::tensor({0.2, 0.8}).to(device);
-    // CHECK: :[[@LINE-1]]:46: warning: '.to()' copies a tensor built from constants to a device in every iteration; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
+    // CHECK: :[[@LINE-1]]:46: warning: '.to()' copies a tensor that every iteration builds the same way to a device; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
     // CHECK: :[[@LINE-2]]:20: note: 'torch::tensor' builds the same tensor here each time
     // CHECK: :[[@LINE-8]]:3: note: in this loop
     auto loss = torch::nll_loss(net(centred), batch.target.to(device),
@@ -112,7 +112,10 @@ struct ScaledNet : torch::nn::Module {
     auto scale = torch::ones({1, 2}).mul(0.5).to(x.device());
     // CHECK: :[[@LINE-1]]:47: warning: '.to()' copies a tensor built from constants to a device each time 'forward' runs, once per batch; build it on the device once, as a member or before the loop [libtorch-loop-invariant-transfer]
     // CHECK: :[[@LINE-2]]:18: note: 'torch::ones' builds the same tensor here each time
-    return fc(x) * scale;
+    // Written in place afterwards: each call needs its own.
+    auto count = torch::tensor({0}).to(x.device());
+    count[0] = x.size(0);
+    return fc(x) * scale + count;
   }
 };
 
@@ -143,11 +146,11 @@ void recurrent(torch::nn::LSTM lstm, Loader &loader, torch::Device device) {
     auto epochState = torch::zeros({1, 8, 16}).to(device);
     for (auto &batch : loader) {
       auto h = torch::zeros({1, 8, 16}).to(device);
-      // CHECK: :[[@LINE-1]]:41: warning: '.to()' copies a tensor built from constants to a device in every iteration; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
+      // CHECK: :[[@LINE-1]]:41: warning: '.to()' copies a tensor that every iteration builds the same way to a device; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
       // CHECK: :[[@LINE-2]]:16: note: 'torch::zeros' builds the same tensor here each time
       // CHECK: :[[@LINE-4]]:5: note: in this loop
       auto c = torch::zeros({1, 8, 16}).to(device);
-      // CHECK: :[[@LINE-1]]:41: warning: '.to()' copies a tensor built from constants to a device in every iteration; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
+      // CHECK: :[[@LINE-1]]:41: warning: '.to()' copies a tensor that every iteration builds the same way to a device; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
       // CHECK: :[[@LINE-2]]:16: note: 'torch::zeros' builds the same tensor here each time
       // CHECK: :[[@LINE-8]]:5: note: in this loop
       auto out = lstm->forward(batch.data.to(device), std::make_tuple(h, c));
@@ -156,6 +159,23 @@ void recurrent(torch::nn::LSTM lstm, Loader &loader, torch::Device device) {
       counts.index_put_({batch.target.to(device)}, 1.0);
       auto onehot = torch::zeros({8, 10}).to(device);
       onehot[0] = 1;
+    }
+  }
+}
+
+// A mask sized by a tensor the loop over classes does not change is the
+// same for every class (the sizes are read off 'label'; the mask is not
+// 'label'); one filled with the class is not.
+void perClassAccuracy(torch::nn::Linear net, Loader &loader,
+                      torch::Device device, int64_t classes) {
+  for (auto &batch : loader) {
+    auto label = batch.target.to(device);
+    for (int64_t c = 0; c < classes; ++c) {
+      auto twos = torch::full({label.size(0)}, 2, torch::kLong).to(device);
+      // CHECK: :[[@LINE-1]]:65: warning: '.to()' copies a tensor that every iteration builds the same way to a device; build it on the device once, before the loop [libtorch-loop-invariant-transfer]
+      // CHECK: :[[@LINE-2]]:19: note: 'torch::full' builds the same tensor here each time
+      // CHECK: :[[@LINE-4]]:5: note: in this loop
+      auto classMask = torch::full({label.size(0)}, c, torch::kLong).to(device);
     }
   }
 }
