@@ -212,11 +212,11 @@ const Stmt *loopBody(const Stmt *Loop) {
   return nullptr;
 }
 
-bool containsRepeatedLoop(const Stmt *Loop, const ASTContext &Ctx) {
+bool containsRepeatedLoop(const Stmt *S, const ASTContext &Ctx) {
   bool Found = false;
-  forEachStmt(loopBody(Loop), [&](const Stmt *S) {
-    Found |= S != Loop && isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(S) &&
-             !runsAFewTimes(S, Ctx);
+  forEachStmt(S, [&](const Stmt *Node) {
+    Found |= isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(Node) &&
+             !runsAFewTimes(Node, Ctx);
   });
   return Found;
 }

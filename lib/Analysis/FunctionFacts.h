@@ -63,10 +63,10 @@ bool runsAFewTimes(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
 /// statement.
 const clang::Stmt *loopBody(const clang::Stmt *Loop);
 
-/// Whether a loop that repeats with the data (not runsAFewTimes) is nested
-/// in Loop's body: then Loop is an outer loop, such as one over epochs.
-bool containsRepeatedLoop(const clang::Stmt *Loop,
-                          const clang::ASTContext &Ctx);
+/// Whether a loop that repeats with the data (not runsAFewTimes) is under
+/// S, S included: in a loop's body, it makes the loop an outer loop (one
+/// over epochs); in a function's, the function a pass over data.
+bool containsRepeatedLoop(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
 /// Whether code under Root may change the variable: assigns it, increments
 /// it, calls a non-const method on it or passes it by non-const reference.

@@ -95,11 +95,35 @@ void LoopInvariantTransferCheck::reportRebuilt(const InvariantOrigin &Origin) {
         << calleeDisplayName(Origin.Rebuilt);
 }
 
+void LoopInvariantTransferCheck::reportSameEveryIteration(
+    SourceLocation Loc, llvm::StringRef What, const InvariantOrigin &Origin,
+    bool ToTheDevice) {
+  if (Origin.Holder) {
+    diag(Loc, "'%0' copies '%1' to %select{a device|the device}2 in every "
+              "iteration, but '%1' does not change in the loop; move it once "
+              "before the loop")
+        << What << Origin.Holder->getName() << ToTheDevice;
+    diag(Origin.Holder->getLocation(),
+         isa<FieldDecl>(Origin.Holder)
+             ? "'%0' is a member of the object, which the loop does not "
+               "change"
+             : "'%0' is declared before the loop",
+         DiagnosticIDs::Note)
+        << Origin.Holder->getName();
+  } else {
+    diag(Loc, "'%0' copies a tensor that every iteration builds the same way "
+              "to %select{a device|the device}1; build it on the device once, "
+              "before the loop")
+        << What << ToTheDevice;
+  }
+  reportRebuilt(Origin);
+}
+
 void LoopInvariantTransferCheck::checkLoop(const Stmt *Loop,
                                            const ASTContext &Ctx) {
   // An outer loop (epochs): a copy made directly in it runs once per pass
   // of the inner one, which costs next to nothing.
-  if (containsRepeatedLoop(Loop, Ctx))
+  if (containsRepeatedLoop(loopBody(Loop), Ctx))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   LoopInvariance Invariance(Loop, SM);
@@ -117,29 +141,9 @@ void LoopInvariantTransferCheck::checkLoop(const Stmt *Loop,
     // the end of each iteration: it must be made again.
     if (!Origin || Invariance.isChangedInPlace(Call))
       continue;
-    bool ToTheDevice = transferTarget(Call) == TransferTarget::OffHost;
-    if (Origin->Holder) {
-      diag(Call->getExprLoc(),
-           "'%0' copies '%1' to %select{a device|the device}2 in every "
-           "iteration, but '%1' does not change in the loop; move it once "
-           "before the loop")
-          << calleeDisplayName(Call) << Origin->Holder->getName()
-          << ToTheDevice;
-      diag(Origin->Holder->getLocation(),
-           isa<FieldDecl>(Origin->Holder)
-               ? "'%0' is a member of the object, which the loop does not "
-                 "change"
-               : "'%0' is declared before the loop",
-           DiagnosticIDs::Note)
-          << Origin->Holder->getName();
-    } else {
-      diag(Call->getExprLoc(),
-           "'%0' copies a tensor that every iteration builds the same way "
-           "to %select{a device|the device}1; build it on the device once, "
-           "before the loop")
-          << calleeDisplayName(Call) << ToTheDevice;
-    }
-    reportRebuilt(*Origin);
+    reportSameEveryIteration(Call->getExprLoc(), calleeDisplayName(Call),
+                             *Origin,
+                             transferTarget(Call) == TransferTarget::OffHost);
     diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
   }
   checkHelperCalls(Loop, Invariance, SM);
@@ -173,24 +177,11 @@ void LoopInvariantTransferCheck::checkHelperCalls(
           }))
         continue;
       std::optional<InvariantOrigin> Origin = Invariance.originOf(Passed);
-      bool ToTheDevice = transferTarget(Transfer) == TransferTarget::OffHost;
-      if (Origin->Holder) {
-        diag(Call->getExprLoc(),
-             "'%0' copies '%1' to %select{a device|the device}2 in every "
-             "iteration, but '%1' does not change in the loop; move it once "
-             "before the loop")
-            << Helper->getName() << Origin->Holder->getName() << ToTheDevice;
-        diag(Origin->Holder->getLocation(), "'%0' is declared before the loop",
-             DiagnosticIDs::Note)
-            << Origin->Holder->getName();
-      } else {
-        diag(Call->getExprLoc(),
-             "'%0' copies a tensor that every iteration builds the same way "
-             "to %select{a device|the device}1; build it on the device once, "
-             "before the loop")
-            << Helper->getName() << ToTheDevice;
-        reportRebuilt(*Origin);
-      }
+      if (Invariance.isChangedInPlace(Call))
+        break;
+      reportSameEveryIteration(Call->getExprLoc(), Helper->getName(), *Origin,
+                               transferTarget(Transfer) ==
+                                   TransferTarget::OffHost);
       diag(Transfer->getExprLoc(), "'%0' copies parameter '%1' here",
            DiagnosticIDs::Note)
           << calleeDisplayName(Transfer) << Param->getName();
@@ -210,6 +201,11 @@ void LoopInvariantTransferCheck::checkFunction(const FunctionDecl *Function,
           ? nullptr
           : UnitAnalysis::of(Function->getASTContext()).loopCallOf(Function);
   if (!IsForward && !LoopCall)
+    return;
+  // A pass over data of its own (train_epoch()): its callers' loop is an
+  // epoch loop, and what it copies at its start, it copies once per epoch.
+  if (!IsForward &&
+      containsRepeatedLoop(Function->getBody(), Function->getASTContext()))
     return;
   llvm::SmallVector<const CallExpr *, 8> Transfers;
   collectTransfers(Function->getBody(), Transfers);

@@ -32,6 +32,11 @@ private:
                         const clang::SourceManager &SM);
   void checkFunction(const clang::FunctionDecl *Function,
                      const clang::SourceManager &SM);
+  /// The finding at Loc, where What copies a tensor that is the same in
+  /// every iteration, with its notes.
+  void reportSameEveryIteration(clang::SourceLocation Loc, llvm::StringRef What,
+                                const InvariantOrigin &Origin,
+                                bool ToTheDevice);
   /// A note at the call that builds the tensor again each time, if any.
   void reportRebuilt(const InvariantOrigin &Origin);
 };

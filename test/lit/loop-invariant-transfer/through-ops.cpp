@@ -234,3 +234,19 @@ struct Scaler : torch::nn::Module {
       auto g = gain.to(device);
   }
 };
+
+// A pass over the data called once per epoch builds its weights once per
+// epoch: not a copy per step.
+static void trainEpoch(torch::nn::Linear net, Loader &loader,
+                       torch::Device device) {
+  auto weights = torch::tensor({1.0, 2.0}).to(device);
+  for (auto &batch : loader) {
+    auto loss = torch::nll_loss(net(batch.data.to(device)),
+                                batch.target.to(device), weights);
+  }
+}
+
+void fit(torch::nn::Linear net, Loader &loader, torch::Device device) {
+  for (int epoch = 0; epoch < 100; ++epoch)
+    trainEpoch(net, loader, device);
+}
