@@ -179,9 +179,9 @@ void LoopInvariantTransferCheck::checkHelperCalls(
       std::optional<InvariantOrigin> Origin = Invariance.originOf(Passed);
       if (Invariance.isChangedInPlace(Call))
         break;
-      reportSameEveryIteration(Call->getExprLoc(), Helper->getName(), *Origin,
-                               transferTarget(Transfer) ==
-                                   TransferTarget::OffHost);
+      reportSameEveryIteration(
+          Call->getExprLoc(), Helper->getNameAsString(), *Origin,
+          transferTarget(Transfer) == TransferTarget::OffHost);
       diag(Transfer->getExprLoc(), "'%0' copies parameter '%1' here",
            DiagnosticIDs::Note)
           << calleeDisplayName(Transfer) << Param->getName();
@@ -224,12 +224,12 @@ void LoopInvariantTransferCheck::checkFunction(const FunctionDecl *Function,
          "or before the loop")
         << calleeDisplayName(Call)
         << (transferTarget(Call) == TransferTarget::OffHost)
-        << Function->getName() << IsForward;
+        << Function->getNameAsString() << IsForward;
     reportRebuilt(*Origin);
     if (LoopCall)
       diag(LoopCall->Call->getExprLoc(), "'%0' is called in a loop here",
            DiagnosticIDs::Note)
-          << Function->getName();
+          << Function->getNameAsString();
   }
 }
 

@@ -250,3 +250,29 @@ void fit(torch::nn::Linear net, Loader &loader, torch::Device device) {
   for (int epoch = 0; epoch < 100; ++epoch)
     trainEpoch(net, loader, device);
 }
+
+// Helpers that are operators: a functor's call operator that builds its
+// scale from constants, and an operator that copies a member of what it is
+// given (a member of another object: not followed).
+struct Scale {
+  torch::Tensor w;
+};
+static torch::Tensor operator*(const Scale &s, torch::Device d) {
+  return s.w.to(d);
+}
+struct ScaleBy {
+  torch::Tensor operator()(const torch::Tensor &t, torch::Device d) const {
+    return torch::tensor({0.5}).to(d) * t;
+    // CHECK: :[[@LINE-1]]:33: warning: '.to()' copies a tensor built from constants to a device each time 'operator()' runs, once per iteration of a loop; build it on the device once, as a member or before the loop [libtorch-loop-invariant-transfer]
+    // CHECK: :[[@LINE-2]]:12: note: 'torch::tensor' builds the same tensor here each time
+    // CHECK: :[[@LINE+8]]:14: note: 'operator()' is called in a loop here
+  }
+};
+
+void trainWithOperators(Loader &loader, torch::Device device, Scale s,
+                        ScaleBy scaleBy) {
+  for (auto &batch : loader) {
+    auto a = s * device;
+    auto b = scaleBy(batch.data, device);
+  }
+}
