@@ -11,10 +11,12 @@
 // 1}).to(device)` is one loop-invariant transfer, as is `x.to(device)` of a
 // local the loop initialised with it.
 //
-// The same question asked of a function's body instead of a loop (PerCall)
-// says whether a value is the same in every call: built from constants,
-// not from parameters or members, which a caller or another method may
-// change between calls.
+// The same question asked of a function's body instead of a loop says
+// whether a value is the same in every call of the function: built from
+// constants (perCall), not from members, which another method may change
+// between calls, nor from parameters, unless every call gives the same
+// arguments (sameArguments: a helper called in a loop with values the loop
+// does not change).
 //
 //===----------------------------------------------------------------------===//
 
