@@ -290,8 +290,8 @@ const Stmt *DeviceFlowPass::hotLoopAround(const Stmt *Site) {
   // A branch that clears its own flag (`if (first) { ...; first = false; }`)
   // runs once per pass of its loop: once per epoch, not once per step.
   const Stmt *Loop = Facts.innermostRepeatedLoopAround(Site);
-  if (!Loop || Facts.hasNestedLoop(Loop) || Facts.isInPeriodicBranch(Site) ||
-      Facts.runOnceLoopAround(Site) == Loop ||
+  if (!Loop || containsRepeatedLoop(loopBody(Loop), Ctx) ||
+      Facts.isInPeriodicBranch(Site) || Facts.runOnceLoopAround(Site) == Loop ||
       Facts.isOnEvaluationBranch(Site, Loop) || callsPassOverData(Loop))
     return nullptr;
   // A test() whose callers switch the model to eval() before they call it

@@ -191,12 +191,23 @@ static std::optional<uint64_t> rangeTripCount(const CXXForRangeStmt *For) {
   return std::nullopt;
 }
 
+/// `do { ... } while (false)`, the macro idiom (AT_ASSERT): runs once.
+static bool runsOnce(const DoStmt *Do, const ASTContext &Ctx) {
+  const Expr *Cond = Do->getCond();
+  if (!Cond || Cond->isValueDependent())
+    return false;
+  std::optional<llvm::APSInt> Value = Cond->getIntegerConstantExpr(Ctx);
+  return Value && Value->isZero();
+}
+
 bool runsAFewTimes(const Stmt *Loop, const ASTContext &Ctx) {
   std::optional<uint64_t> Trips;
   if (const auto *For = dyn_cast_or_null<ForStmt>(Loop))
     Trips = countedTripCount(For, Ctx);
   else if (const auto *For = dyn_cast_or_null<CXXForRangeStmt>(Loop))
     Trips = rangeTripCount(For);
+  else if (const auto *Do = dyn_cast_or_null<DoStmt>(Loop))
+    Trips = runsOnce(Do, Ctx) ? std::optional<uint64_t>(1) : std::nullopt;
   return Trips && *Trips <= MaxFewIterations;
 }
 
@@ -271,13 +282,8 @@ public:
   }
   bool VisitDoStmt(DoStmt *S) {
     addDiscardedStatement(S->getBody());
-    // `do { ... } while (false)`, the macro idiom (AT_ASSERT): runs once.
-    bool Repeats = true;
-    if (const Expr *Cond = S->getCond(); Cond && !Cond->isValueDependent())
-      if (std::optional<llvm::APSInt> Value =
-              Cond->getIntegerConstantExpr(Facts.Ctx))
-        Repeats = !Value->isZero();
-    return Repeats ? addLoop(S) : true;
+    // `do { ... } while (false)`, the macro idiom (AT_ASSERT), is no loop.
+    return runsOnce(S, Facts.Ctx) ? true : addLoop(S);
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
     addDiscardedStatement(S->getBody());
@@ -721,15 +727,6 @@ HostUse FunctionFacts::hostUseOf(const Expr *Copied, unsigned Depth) const {
     Current = E;
   }
   return HostUse::Kept;
-}
-
-bool FunctionFacts::hasNestedLoop(const Stmt *Loop) const {
-  for (const Stmt *Other : Loops)
-    if (Other != Loop &&
-        contains(Loop->getSourceRange(), Other->getBeginLoc()) &&
-        !runsAFewTimes(Other, Ctx))
-      return true;
-  return false;
 }
 
 bool FunctionFacts::readsOutFinishedResult(const Expr *Copied,

@@ -55,8 +55,8 @@ constexpr uint64_t MaxFewIterations = 16;
 
 /// Whether Loop runs at most MaxFewIterations times, as its header says: a
 /// `for` that counts a variable, which its body leaves alone, from one
-/// constant to another, or a range-for over a braced list or an array of a
-/// constant size.
+/// constant to another, a range-for over a braced list or an array of a
+/// constant size, or the `do { ... } while (false)` of a macro.
 bool runsAFewTimes(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
 
 /// The body of a `for`, range-`for`, `while` or `do`; null for any other
@@ -102,10 +102,6 @@ public:
   /// The innermost loop around S that repeats as often as its data asks:
   /// one that does not runsAFewTimes. Null when there is none.
   const clang::Stmt *innermostRepeatedLoopAround(const clang::Stmt *S) const;
-  /// Whether a loop that repeats as often as its data asks is nested in this
-  /// one: then this one is an outer loop (epochs), and what it does directly
-  /// runs once per inner pass. A loop over a few levels or heads is not.
-  bool hasNestedLoop(const clang::Stmt *Loop) const;
   /// Whether the loop is an evaluation or inference pass: autograd does not
   /// record there, or the switch of a module's mode made last before it is
   /// to eval(); it runs no backward(), and each iteration moves data to a

@@ -77,10 +77,7 @@ bool changesIn(const Stmt *S, NamesStorage Names, const Stmt *Ignored = nullptr,
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    unsigned Offset =
-        isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee)
-            ? 1
-            : 0;
+    unsigned Offset = firstParameterArgument(Call);
     for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
       if (!Names(Call->getArg(I)))
         continue;
@@ -125,6 +122,45 @@ bool mayChangeThisObject(const Stmt *S) {
   return Changes;
 }
 
+/// The copies off the host that S makes itself, in source order: not those
+/// of a loop or a lambda under it, which run as often as those say.
+void collectTransfers(const Stmt *S,
+                      llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, LambdaExpr>(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && classifyCall(Call) == TorchCallKind::Migration) {
+    TransferTarget Target = transferTarget(Call);
+    if ((Target == TransferTarget::OffHost ||
+         Target == TransferTarget::Unknown) &&
+        callObject(Call))
+      Out.push_back(Call);
+  }
+  for (const Stmt *Child : S->children())
+    collectTransfers(Child, Out);
+}
+
+/// The calls S makes itself of functions of the program that it defines
+/// and that are not virtual: helpers whose body tells what each call does.
+void collectHelperCalls(const Stmt *S,
+                        llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, LambdaExpr>(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      const FunctionDecl *Definition = Callee->getDefinition();
+      const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+      if (Definition && Definition->getBody() &&
+          !isInLibTorchNamespace(Definition) &&
+          !Definition->getASTContext().getSourceManager().isInSystemHeader(
+              Definition->getLocation()) &&
+          !(Method && Method->isVirtual()))
+        Out.push_back(Call);
+    }
+  for (const Stmt *Child : S->children())
+    collectHelperCalls(Child, Out);
+}
+
 /// The parts of a value: all of them, or none when one is not the same in
 /// every iteration. The holder and the rebuilding call are the first part's
 /// that has one (the object of a method call comes first).
@@ -167,6 +203,53 @@ LoopInvariance LoopInvariance::sameArguments(const FunctionDecl *Function,
 
 bool LoopInvariance::isDeclaredInBody(const Decl *D) const {
   return Body && rangeContains(SM, Body->getSourceRange(), D->getLocation());
+}
+
+std::vector<InvariantTransfer> LoopInvariance::transfersOfSameTensor() const {
+  std::vector<InvariantTransfer> Found;
+  auto AllSame = [](const LoopInvariance &Invariance, const CallExpr *Call) {
+    return llvm::all_of(Call->arguments(), [&](const Expr *Arg) {
+      return Invariance.originOf(Arg).has_value();
+    });
+  };
+  llvm::SmallVector<const CallExpr *, 8> Transfers;
+  collectTransfers(Body, Transfers);
+  for (const CallExpr *Transfer : Transfers) {
+    // The target too: a loop over devices copies to another each time.
+    if (Loop && !AllSame(*this, Transfer))
+      continue;
+    std::optional<InvariantOrigin> Origin = originOf(callObject(Transfer));
+    // A zero buffer the body then fills in place is not the same tensor at
+    // the end of each pass: it must be made again.
+    if (Origin && !isChangedInPlace(Transfer))
+      Found.push_back({Transfer, Transfer, nullptr, *Origin});
+  }
+  if (!Loop)
+    return Found;
+  llvm::SmallVector<const CallExpr *, 8> Calls;
+  collectHelperCalls(Body, Calls);
+  for (const CallExpr *Call : Calls) {
+    if (!AllSame(*this, Call) || isChangedInPlace(Call))
+      continue;
+    const FunctionDecl *Helper = Call->getDirectCallee()->getDefinition();
+    LoopInvariance PerCall = sameArguments(Helper, SM);
+    llvm::SmallVector<const CallExpr *, 4> HelperTransfers;
+    collectTransfers(Helper->getBody(), HelperTransfers);
+    for (const CallExpr *Transfer : HelperTransfers) {
+      std::optional<InvariantOrigin> InHelper =
+          PerCall.originOf(callObject(Transfer));
+      const auto *Param =
+          InHelper ? dyn_cast_or_null<ParmVarDecl>(InHelper->Holder) : nullptr;
+      unsigned Index =
+          Param ? firstParameterArgument(Call) + Param->getFunctionScopeIndex()
+                : Call->getNumArgs();
+      if (Index >= Call->getNumArgs() || !AllSame(PerCall, Transfer))
+        continue;
+      Found.push_back({Call, Transfer, Param, *originOf(Call->getArg(Index))});
+      break; // One copy per call is enough to fix.
+    }
+  }
+  return Found;
 }
 
 bool LoopInvariance::isChangedInPlace(const Expr *Result) const {

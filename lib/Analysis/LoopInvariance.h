@@ -28,6 +28,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include <optional>
+#include <vector>
 
 namespace torchtidy {
 
@@ -41,6 +42,20 @@ struct InvariantOrigin {
   /// factory, `torch::tensor`, `from_blob`); null where the loop only reads
   /// Holder.
   const clang::CallExpr *Rebuilt = nullptr;
+};
+
+/// A copy off the host of a tensor that is the same each time the copy
+/// runs.
+struct InvariantTransfer {
+  /// Where it runs in the loop or function: the copy, or the call of the
+  /// helper that makes it.
+  const clang::CallExpr *Site = nullptr;
+  /// The copy (`.to(device)`, `.cuda()`).
+  const clang::CallExpr *Transfer = nullptr;
+  /// For a copy in a helper: the parameter whose argument it copies.
+  const clang::ParmVarDecl *Parameter = nullptr;
+  /// Where the copied tensor comes from, in the loop's terms.
+  InvariantOrigin Origin;
 };
 
 class LoopInvariance {
@@ -61,6 +76,15 @@ public:
   /// Where E's value comes from, when it is the same in every iteration;
   /// none when it may differ, or when that cannot be told.
   std::optional<InvariantOrigin> originOf(const clang::Expr *E) const;
+
+  /// The copies off the host the body makes itself (not in a loop or a
+  /// lambda under it) of a tensor that is the same each time, to a target
+  /// that is the same each time in a loop (a function's callers give it
+  /// their device), and that the body does not then write in place; and, in
+  /// a loop, the calls of helpers the program defines, given the same
+  /// arguments in every iteration, that copy what a parameter they leave
+  /// alone gives them (`toDevice(weights, device)`), one per call.
+  std::vector<InvariantTransfer> transfersOfSameTensor() const;
 
   /// Whether the body stores Result in a variable and then writes that
   /// variable in place (`buf[i] = v`, `buf.index_put_(...)`, `buf.add_(x)`):

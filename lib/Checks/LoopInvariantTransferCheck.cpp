@@ -13,59 +13,6 @@ using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace torchtidy {
-namespace {
-
-/// The copies off the host that S makes itself, in source order: not those
-/// of a loop or a lambda under it, which run as often as those say.
-void collectTransfers(const Stmt *S,
-                      llvm::SmallVectorImpl<const CallExpr *> &Out) {
-  if (!S || isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, LambdaExpr>(S))
-    return;
-  if (const auto *Call = dyn_cast<CallExpr>(S);
-      Call && classifyCall(Call) == TorchCallKind::Migration) {
-    TransferTarget Target = transferTarget(Call);
-    if ((Target == TransferTarget::OffHost ||
-         Target == TransferTarget::Unknown) &&
-        callObject(Call))
-      Out.push_back(Call);
-  }
-  for (const Stmt *Child : S->children())
-    collectTransfers(Child, Out);
-}
-
-/// The calls S makes itself of functions of the program that it defines
-/// and that are not virtual: helpers whose body tells what each call does.
-void collectHelperCalls(const Stmt *S,
-                        llvm::SmallVectorImpl<const CallExpr *> &Out) {
-  if (!S || isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, LambdaExpr>(S))
-    return;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
-      const FunctionDecl *Definition = Callee->getDefinition();
-      const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-      if (Definition && Definition->getBody() &&
-          !isInLibTorchNamespace(Definition) &&
-          !Definition->getASTContext().getSourceManager().isInSystemHeader(
-              Definition->getLocation()) &&
-          !(Method && Method->isVirtual()))
-        Out.push_back(Call);
-    }
-  for (const Stmt *Child : S->children())
-    collectHelperCalls(Child, Out);
-}
-
-/// The argument a call passes for a parameter of its callee.
-const Expr *argumentFor(const CallExpr *Call, const ParmVarDecl *Param) {
-  unsigned Index = Param->getFunctionScopeIndex();
-  // A member operator's object is its first argument.
-  if (isa<CXXOperatorCallExpr>(Call) &&
-      isa_and_nonnull<CXXMethodDecl>(Call->getDirectCallee()))
-    ++Index;
-  return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
-}
-
-} // namespace
-
 void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
   // Anchored on loops, whose bodies are walked here: no parent map, which
   // clang-tidy would build over all of LibTorch. A function's own body is
@@ -125,69 +72,18 @@ void LoopInvariantTransferCheck::checkLoop(const Stmt *Loop,
   // of the inner one, which costs next to nothing.
   if (containsRepeatedLoop(loopBody(Loop), Ctx))
     return;
-  const SourceManager &SM = Ctx.getSourceManager();
-  LoopInvariance Invariance(Loop, SM);
-  llvm::SmallVector<const CallExpr *, 8> Transfers;
-  collectTransfers(loopBody(Loop), Transfers);
-  for (const CallExpr *Call : Transfers) {
-    // The target too: a loop over devices copies to another each time.
-    if (!llvm::all_of(Call->arguments(), [&](const Expr *Arg) {
-          return Invariance.originOf(Arg).has_value();
-        }))
-      continue;
-    std::optional<InvariantOrigin> Origin =
-        Invariance.originOf(callObject(Call));
-    // A zero buffer the loop then fills in place is not the same tensor at
-    // the end of each iteration: it must be made again.
-    if (!Origin || Invariance.isChangedInPlace(Call))
-      continue;
-    reportSameEveryIteration(Call->getExprLoc(), calleeDisplayName(Call),
-                             *Origin,
-                             transferTarget(Call) == TransferTarget::OffHost);
-    diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
-  }
-  checkHelperCalls(Loop, Invariance, SM);
-}
-
-void LoopInvariantTransferCheck::checkHelperCalls(
-    const Stmt *Loop, const LoopInvariance &Invariance,
-    const SourceManager &SM) {
-  // A helper given the same arguments in every iteration copies the same
-  // tensor when what it copies comes from a parameter it leaves alone
-  // (`toDevice(weights, device)`).
-  llvm::SmallVector<const CallExpr *, 8> Calls;
-  collectHelperCalls(loopBody(Loop), Calls);
-  for (const CallExpr *Call : Calls) {
-    if (!llvm::all_of(Call->arguments(), [&](const Expr *Arg) {
-          return Invariance.originOf(Arg).has_value();
-        }))
-      continue;
-    const FunctionDecl *Helper = Call->getDirectCallee()->getDefinition();
-    llvm::SmallVector<const CallExpr *, 4> Transfers;
-    collectTransfers(Helper->getBody(), Transfers);
-    LoopInvariance PerCall = LoopInvariance::sameArguments(Helper, SM);
-    for (const CallExpr *Transfer : Transfers) {
-      std::optional<InvariantOrigin> InHelper =
-          PerCall.originOf(callObject(Transfer));
-      const auto *Param =
-          InHelper ? dyn_cast_or_null<ParmVarDecl>(InHelper->Holder) : nullptr;
-      const Expr *Passed = Param ? argumentFor(Call, Param) : nullptr;
-      if (!Passed || !llvm::all_of(Transfer->arguments(), [&](const Expr *Arg) {
-            return PerCall.originOf(Arg).has_value();
-          }))
-        continue;
-      std::optional<InvariantOrigin> Origin = Invariance.originOf(Passed);
-      if (Invariance.isChangedInPlace(Call))
-        break;
-      reportSameEveryIteration(
-          Call->getExprLoc(), Helper->getNameAsString(), *Origin,
-          transferTarget(Transfer) == TransferTarget::OffHost);
-      diag(Transfer->getExprLoc(), "'%0' copies parameter '%1' here",
+  LoopInvariance Invariance(Loop, Ctx.getSourceManager());
+  for (const InvariantTransfer &Found : Invariance.transfersOfSameTensor()) {
+    bool ToTheDevice =
+        transferTarget(Found.Transfer) == TransferTarget::OffHost;
+    reportSameEveryIteration(Found.Site->getExprLoc(),
+                             calleeDisplayName(Found.Site), Found.Origin,
+                             ToTheDevice);
+    if (Found.Parameter)
+      diag(Found.Transfer->getExprLoc(), "'%0' copies parameter '%1' here",
            DiagnosticIDs::Note)
-          << calleeDisplayName(Transfer) << Param->getName();
-      diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
-      break; // One finding per call.
-    }
+          << calleeDisplayName(Found.Transfer) << Found.Parameter->getName();
+    diag(Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
   }
 }
 
@@ -207,16 +103,12 @@ void LoopInvariantTransferCheck::checkFunction(const FunctionDecl *Function,
   if (!IsForward &&
       containsRepeatedLoop(Function->getBody(), Function->getASTContext()))
     return;
-  llvm::SmallVector<const CallExpr *, 8> Transfers;
-  collectTransfers(Function->getBody(), Transfers);
-  if (Transfers.empty())
-    return;
   LoopInvariance Invariance = LoopInvariance::perCall(Function, SM);
-  for (const CallExpr *Call : Transfers) {
-    std::optional<InvariantOrigin> Origin =
-        Invariance.originOf(callObject(Call));
-    if (!Origin || !Origin->Rebuilt || Invariance.isChangedInPlace(Call))
+  for (const InvariantTransfer &Found : Invariance.transfersOfSameTensor()) {
+    // Built from constants in the function itself.
+    if (!Found.Origin.Rebuilt)
       continue;
+    const CallExpr *Call = Found.Transfer;
     diag(Call->getExprLoc(),
          "'%0' copies a tensor built from constants to %select{a device|the "
          "device}1 each time '%2' runs, %select{once per iteration of a "
@@ -225,7 +117,7 @@ void LoopInvariantTransferCheck::checkFunction(const FunctionDecl *Function,
         << calleeDisplayName(Call)
         << (transferTarget(Call) == TransferTarget::OffHost)
         << Function->getNameAsString() << IsForward;
-    reportRebuilt(*Origin);
+    reportRebuilt(Found.Origin);
     if (LoopCall)
       diag(LoopCall->Call->getExprLoc(), "'%0' is called in a loop here",
            DiagnosticIDs::Note)

@@ -27,9 +27,6 @@ public:
 
 private:
   void checkLoop(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
-  void checkHelperCalls(const clang::Stmt *Loop,
-                        const LoopInvariance &Invariance,
-                        const clang::SourceManager &SM);
   void checkFunction(const clang::FunctionDecl *Function,
                      const clang::SourceManager &SM);
   /// The finding at Loc, where What copies a tensor that is the same in
