@@ -149,6 +149,12 @@ struct CallerContext {
   /// each tracked field, joined and marked likewise. Empty for any other
   /// parameter.
   std::vector<ObjectFieldValues> ObjectFields;
+  /// For a method of a plain class of the user's: what the object of every
+  /// call holds in each tracked field, joined and marked as passed by the
+  /// caller (`gallery.distances(query)` with the gallery built in `main`).
+  /// Empty where some call's object is not one its caller follows (`this`,
+  /// an object of another unit), or for any other function.
+  ObjectFieldValues ThisObjectFields;
 };
 
 } // namespace torchtidy

@@ -147,6 +147,12 @@ struct DeviceFlowResult {
   /// at the call; empty for any other argument.
   llvm::DenseMap<const clang::CallExpr *, std::vector<ObjectFieldValues>>
       ObjectFieldsPassed;
+  /// For the same calls, when the callee is a method called on an object
+  /// of a plain class of the user's that this function follows
+  /// (`gallery.distances(query)`): what that object holds in each tracked
+  /// field at the call. The method's own object takes its context from it.
+  llvm::DenseMap<const clang::CallExpr *, ObjectFieldValues>
+      CallObjectFieldsPassed;
   /// The iteration cap was hit; the function is reported as clean.
   bool GaveUp = false;
 };

@@ -296,6 +296,10 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
             Result.ObjectFieldsPassed[Call];
         for (const Expr *Arg : Call->arguments())
           Objects.push_back(fieldsOfObject(Arg));
+        if (isa<CXXMemberCallExpr>(Call))
+          if (ObjectFieldValues Held = fieldsOfObject(callObject(Call));
+              !Held.empty())
+            Result.CallObjectFieldsPassed[Call] = std::move(Held);
       }
     AbstractValue Returned;
     if (applySummary(Call, ArgValues, Returned))

@@ -157,7 +157,13 @@ DeviceFlowPass::entryValue(const ValueDecl *D) const {
       V.Where = Placement::on(DeviceSet::anyDevice(), Field);
       return V;
     }
-    // Reporting: what the class's own code ever stores there.
+    // Reporting a method whose calls are all seen: what their objects hold
+    // (`Gallery gallery(feats)` in `main`, with feats on the GPU).
+    if (Mode == PassMode::Report && Callers)
+      for (const auto &[Passed, Value] : Callers->ThisObjectFields)
+        if (Passed == Field && Value.Where.isKnown())
+          return Value;
+    // Else what the class's own code ever stores there.
     if (Mode == PassMode::Report)
       return UnitAnalysis::of(Ctx).classFieldValueOf(Field);
   }

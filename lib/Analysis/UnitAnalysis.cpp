@@ -203,6 +203,11 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   Context->Parameters.assign(NumParams, AbstractValue::unknown());
   Context->ObjectFields.assign(NumParams, {});
   std::vector<bool> Reached(NumParams, false);
+  // A method of a plain class: its object's fields take the callers'.
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Definition);
+  bool TakesObjectFields =
+      Method && Method->isInstance() && isPlainUserClass(Method->getParent());
+  bool ObjectReached = false;
   bool EveryCallSeen = true;
   for (const CallSite &Site : *CallSites->contextCallsOf(Key)) {
     const DeviceFlowResult &Flow = deviceFlowOf(Site.Caller);
@@ -215,6 +220,27 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
     }
     unsigned First = firstParameterArgument(Site.Call);
     std::string CallerName = callerName(Site.Caller);
+    if (TakesObjectFields) {
+      ObjectFieldValues Held;
+      if (auto Object = Flow.CallObjectFieldsPassed.find(Site.Call);
+          Object != Flow.CallObjectFieldsPassed.end())
+        Held = Object->second;
+      const Expr *Object = callObject(Site.Call);
+      std::string ObjectName = writtenText(Object->getSourceRange(), Ctx);
+      for (auto &[Field, Value] : Held)
+        if (Value.Where.isKnown()) {
+          // The caller's parameters are not this method's to spell.
+          Value.Where.FromParameter = nullptr;
+          Value.addOrigin({Origin::Kind::PassedByCaller, Object->getBeginLoc(),
+                           (ObjectName.empty() ? "" : ObjectName + ".") +
+                               Field->getNameAsString(),
+                           CallerName, Value.Where.describe()});
+        }
+      Context->ThisObjectFields =
+          ObjectReached ? joinObjectFields(Context->ThisObjectFields, Held)
+                        : std::move(Held);
+      ObjectReached = true;
+    }
     auto Objects = Flow.ObjectFieldsPassed.find(Site.Call);
     for (unsigned I = 0; I < NumParams; ++I) {
       const ParmVarDecl *Parm = Definition->getParamDecl(I);
@@ -251,7 +277,9 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
   // What the project's other units pass, where the calls here are not all
   // the calls of the function.
   if (EveryCallSeen && !CallSites->allCallsOf(Key))
-    for (const PassedArguments &Unit : *projectCallsOf(Key))
+    for (const PassedArguments &Unit : *projectCallsOf(Key)) {
+      // Nor what their objects hold.
+      Context->ThisObjectFields.clear();
       for (unsigned I = 0; I < NumParams; ++I) {
         const ParmVarDecl *Parm = Definition->getParamDecl(I);
         // What the other units' objects hold is not carried.
@@ -270,6 +298,7 @@ UnitAnalysis::callerContextOf(const FunctionDecl *Function) {
             Reached[I] ? Context->Parameters[I].join(Arg) : Arg;
         Reached[I] = true;
       }
+    }
   if (!EveryCallSeen)
     Context.reset();
   std::unique_ptr<CallerContext> &Slot = CallerContexts[Key];
