@@ -66,8 +66,8 @@ bool sameStates(const State &A, const State &B) {
 
 DeviceFlowPass::DeviceFlowPass(const FunctionDecl *Function, ASTContext &Ctx,
                                PassMode Mode)
-    : Function(Function), Ctx(Ctx), Mode(Mode),
-      Facts(Function->getBody(), Ctx) {
+    : Function(Function), Ctx(Ctx), Mode(Mode), Facts(Function->getBody(), Ctx),
+      Throws(Mode == PassMode::Report ? Function : nullptr) {
   // Constructors build the parameters, on the host; every other method works
   // on them wherever the module was moved.
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
@@ -100,18 +100,30 @@ std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
   if (!Graph)
     return std::nullopt;
 
-  PostOrderCFGView Order(Graph.get());
-  ForwardDataflowWorklist Worklist(*Graph, &Order);
   std::vector<std::optional<State>> In(Graph->getNumBlockIDs());
-  In[Graph->getEntry().getBlockID()] = State();
-  Worklist.enqueueBlock(&Graph->getEntry());
+  if (!iterateFrom(*Graph, Graph->getEntry(), State(), In)) {
+    GaveUp = true;
+    return std::nullopt;
+  }
+  if (!PendingThrows.empty())
+    followThrowPaths(*Graph);
+  return std::move(In[Graph->getExit().getBlockID()]);
+}
 
-  unsigned Budget = VisitsPerBlockCap * Graph->getNumBlockIDs() + 64;
+bool DeviceFlowPass::iterateFrom(const CFG &Graph, const CFGBlock &Start,
+                                 State StartState,
+                                 std::vector<std::optional<State>> &In) {
+  PostOrderCFGView Order(&Graph);
+  ForwardDataflowWorklist Worklist(Graph, &Order);
+  In[Start.getBlockID()] = std::move(StartState);
+  Worklist.enqueueBlock(&Start);
+
+  Reporting = false;
+  FinalWalk = false;
+  unsigned Budget = VisitsPerBlockCap * Graph.getNumBlockIDs() + 64;
   while (const CFGBlock *Block = Worklist.dequeue()) {
-    if (Budget-- == 0) {
-      GaveUp = true;
-      return std::nullopt;
-    }
+    if (Budget-- == 0)
+      return false;
     State Out = *In[Block->getBlockID()];
     transferBlock(*Block, Out);
     const CFGBlock *Untaken = untakenSuccessor(*Block);
@@ -136,12 +148,85 @@ std::optional<State> DeviceFlowPass::solve(bool &GaveUp) {
 
   Reporting = Mode == PassMode::Report;
   FinalWalk = true;
-  for (const CFGBlock *Block : *Graph)
+  for (const CFGBlock *Block : Graph)
     if (In[Block->getBlockID()]) {
       State S = *In[Block->getBlockID()];
       transferBlock(*Block, S);
     }
-  return std::move(In[Graph->getExit().getBlockID()]);
+  return true;
+}
+
+/// Whether E moves a tensor or a module to a device (or back).
+static bool isMove(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  return Call && transferTarget(Call) != TransferTarget::None;
+}
+
+void DeviceFlowPass::noteThrowPoint(const Expr *E) {
+  if (!Reporting || OnThrowPath || PendingThrows.size() >= MaxThrowPaths)
+    return;
+  const clang::CXXCatchStmt *Handler = Throws.handlerFor(E);
+  if (!Handler)
+    return;
+  // A throw from the same state takes the same path. It is named by the
+  // move that throws, where one does: that is what a fallback is for.
+  for (PendingThrow &Pending : PendingThrows)
+    if (Pending.Path.Handler == Handler &&
+        sameStates(Pending.Before, *Current)) {
+      if (isMove(E) && !isMove(Pending.Path.Thrower))
+        Pending.Path.Thrower = E;
+      return;
+    }
+  PendingThrows.push_back({{E, Handler}, *Current});
+}
+
+void DeviceFlowPass::followThrowPaths(const CFG &Graph) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseMap<const Stmt *, const CFGBlock *> HandlerBlocks;
+  for (const CFGBlock *Block : Graph)
+    if (const Stmt *Label = Block->getLabel();
+        isa_and_nonnull<CXXCatchStmt>(Label))
+      HandlerBlocks[Label] = Block;
+  // A site two paths reach is reported on the path a move starts.
+  std::stable_partition(
+      PendingThrows.begin(), PendingThrows.end(),
+      [](const PendingThrow &Pending) { return isMove(Pending.Path.Thrower); });
+  // Only the mixed sites of these paths are kept: what else the code after
+  // a handler does is reported on the paths on which nothing throws.
+  DeviceFlowResult NothingThrown = std::move(Result);
+  llvm::DenseSet<const Expr *> ReportedWithoutThrow = ReportedSites;
+  for (const PendingThrow &Pending : PendingThrows) {
+    const CFGBlock *Handler = HandlerBlocks.lookup(Pending.Path.Handler);
+    if (!Handler)
+      continue;
+    Result = DeviceFlowResult();
+    ReportedSites = ReportedWithoutThrow;
+    OnThrowPath = &Pending.Path;
+    std::vector<std::optional<State>> In(Graph.getNumBlockIDs());
+    bool Reached = iterateFrom(Graph, *Handler, Pending.Before, In);
+    OnThrowPath = nullptr;
+    if (!Reached || Result.MixedSites.empty())
+      continue;
+    // The first op on the path that mixes them, where it fails.
+    MixedDeviceSite *First = &Result.MixedSites.front();
+    for (MixedDeviceSite &Site : Result.MixedSites)
+      if (SM.isBeforeInTranslationUnit(Site.Call->getSourceRange().getEnd(),
+                                       First->Call->getSourceRange().getEnd()))
+        First = &Site;
+    bool SeenBefore =
+        llvm::any_of(ThrowPathSites, [&](const MixedDeviceSite &Seen) {
+          return Seen.Call == First->Call;
+        });
+    if (SeenBefore)
+      continue;
+    // The fix is in the handler, not a `.to()` at the op.
+    First->MissingMigration.reset();
+    First->UnmovedSource.reset();
+    First->OnThrowPath = Pending.Path;
+    ThrowPathSites.push_back(std::move(*First));
+  }
+  Result = std::move(NothingThrown);
+  ReportedSites = std::move(ReportedWithoutThrow);
 }
 
 const CFGBlock *DeviceFlowPass::untakenSuccessor(const CFGBlock &Block) {
@@ -165,6 +250,8 @@ DeviceFlowResult DeviceFlowPass::run() {
     return Partial;
   }
   mergeSitesOfOneRootCause();
+  for (MixedDeviceSite &Site : ThrowPathSites)
+    Result.MixedSites.push_back(std::move(Site));
   return std::move(Result);
 }
 
@@ -201,6 +288,8 @@ void DeviceFlowPass::transferBlock(const CFGBlock &Block, State &S) {
     if (!StmtElement)
       continue;
     const Stmt *St = StmtElement->getStmt();
+    if (const auto *E = dyn_cast<Expr>(St))
+      noteThrowPoint(E);
     if (const auto *Decl = dyn_cast<DeclStmt>(St)) {
       for (const clang::Decl *D : Decl->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D))
@@ -678,6 +767,19 @@ AbstractValue DeviceFlowPass::evalConstruct(const CXXConstructExpr *Construct) {
   return AbstractValue::unknown();
 }
 
+/// V, and each of its elements, no longer placed through Variable.
+static void forgetDeviceVariable(AbstractValue &V, const ValueDecl *Variable) {
+  if (V.Where.DeviceVar == Variable) {
+    V.Where.DeviceVar = nullptr;
+    for (Origin &Step : V.Origins)
+      if (Step.K == Origin::Kind::Migration ||
+          Step.K == Origin::Kind::ModuleMigration)
+        Step.DeviceVariableChangedSince = true;
+  }
+  for (AbstractValue &Element : V.Elements)
+    forgetDeviceVariable(Element, Variable);
+}
+
 void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {
   std::optional<StorageKey> Key = storageKeyOf(Target);
   if (!Key)
@@ -690,6 +792,11 @@ void DeviceFlowPass::store(const Expr *Target, const AbstractValue &Value) {
   if (isDeviceSpecType(Decl->getType())) {
     Stored.Where.DeviceVar = nullptr;
     Stored.Where.FromParameter = nullptr;
+    // What was placed through it before stays where it went: it no longer
+    // agrees with what is placed through it from now on (`device =
+    // torch::kCPU;` in a fallback, after the model moved).
+    for (auto &[Held, HeldValue] : *Current)
+      forgetDeviceVariable(HeldValue, Decl);
   }
   (*Current)[*Key] = Stored;
   Memo.clear(); // Earlier reads of the target are stale now.

@@ -10,6 +10,7 @@
 #ifndef TORCHTIDY_ANALYSIS_DEVICEFLOW_H
 #define TORCHTIDY_ANALYSIS_DEVICEFLOW_H
 
+#include "Analysis/ExceptionPaths.h"
 #include "Analysis/FunctionFacts.h"
 #include "Analysis/Placement.h"
 
@@ -59,6 +60,10 @@ struct MixedDeviceSite {
   /// migration explains, else at its first use: this site), with these as
   /// notes. In source order.
   std::vector<const clang::CallExpr *> LaterUses;
+  /// Set when the operands are apart only on a path where a LibTorch error
+  /// is thrown and caught (a CPU fallback that leaves some tensors moved):
+  /// the first op on that path that mixes them, reported once.
+  std::optional<ThrowPath> OnThrowPath;
 };
 
 /// `x.to(d);` with its result thrown away (FunctionFacts::isDiscardedValue):

@@ -83,7 +83,8 @@ DeviceFlowPass::migrationOf(const AbstractValue &V) const {
                                                : ".to(" + Name + ".device())";
     }
     if (O.K == Origin::Kind::Migration || O.K == Origin::Kind::ModuleMigration)
-      return O.Detail;
+      return O.DeviceVariableChangedSince ? std::nullopt
+                                          : std::optional(O.Detail);
     if (O.K == Origin::Kind::HelperResult ||
         O.K == Origin::Kind::HelperEffect ||
         O.K == Origin::Kind::ModuleCallInHelper) {

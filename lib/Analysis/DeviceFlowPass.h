@@ -46,6 +46,9 @@ using State = llvm::DenseMap<StorageKey, AbstractValue>;
 constexpr unsigned VisitsPerBlockCap = 32;
 /// Expression nesting deeper than this evaluates to "unknown".
 constexpr unsigned MaxEvalDepth = 256;
+/// Paths into handlers followed per function (distinct states before a
+/// throw); the rest are not followed.
+constexpr unsigned MaxThrowPaths = 8;
 
 /// Report: find the sites in one function for the checks. Summarize: say
 /// what the function does for its callers (DeviceFlow.h, FunctionSummary),
@@ -62,8 +65,22 @@ public:
 private:
   /// Iterates to the fixpoint, then walks every block once more with
   /// FinalWalk set. Returns the state at the function's exit, if reached, or
-  /// nothing when the iteration cap was hit.
+  /// nothing when the iteration cap was hit. Reporting, then follows the
+  /// paths on which a LibTorch error is thrown and caught (followThrowPaths).
   std::optional<State> solve(bool &GaveUp);
+  /// The fixpoint from Start, entered in StartState, and the final walk of
+  /// every block it reaches; In is what each block is entered in. False
+  /// when the iteration cap was hit.
+  bool iterateFrom(const clang::CFG &Graph, const CFGBlock &Start,
+                   State StartState, std::vector<std::optional<State>> &In);
+  /// Reporting, in the final walk of the paths on which nothing throws:
+  /// before E is evaluated, where a handler here catches what E may throw,
+  /// keeps the state as one path into that handler (one per distinct state,
+  /// at most MaxThrowPaths).
+  void noteThrowPoint(const Expr *E);
+  /// Follows each path noteThrowPoint kept from its handler on, and keeps
+  /// the first new mixed-device site of each (ThrowPathSites).
+  void followThrowPaths(const clang::CFG &Graph);
 
   // Transfer.
   /// The successor a branch never takes: the evaluation side of an `if
@@ -313,6 +330,20 @@ private:
 
   DeviceFlowResult Result;
   llvm::DenseSet<const Expr *> ReportedSites;
+  /// Where this function's calls in `try` blocks go when they throw.
+  ExceptionPaths Throws;
+  /// A path into a handler: the throw, and the state before it.
+  struct PendingThrow {
+    ThrowPath Path;
+    State Before;
+  };
+  std::vector<PendingThrow> PendingThrows;
+  /// The path being followed by followThrowPaths; null on the paths on which
+  /// nothing throws.
+  const ThrowPath *OnThrowPath = nullptr;
+  /// The sites followThrowPaths found, kept apart from Result.MixedSites
+  /// until those are merged by root cause: a site on a throw path is its own.
+  std::vector<MixedDeviceSite> ThrowPathSites;
   /// The helper calls already in Result.HelperTransfers.
   llvm::DenseSet<const CallExpr *> ReportedTransferCalls;
   /// Per example variable, the `.to(...)` one of its tensors was moved with.

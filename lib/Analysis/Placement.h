@@ -218,6 +218,10 @@ struct Origin {
   /// For DataLoaderBatch: the read itself (`batch.data`), where a missing
   /// migration belongs.
   const clang::Expr *Read = nullptr;
+  /// For Migration and ModuleMigration through a device variable: the
+  /// variable was assigned another device since, so the same `.to(...)`
+  /// written again would not put a tensor where this step put the value.
+  bool DeviceVariableChangedSince = false;
 
   bool operator==(const Origin &O) const {
     return K == O.K && Loc == O.Loc && Subject == O.Subject;

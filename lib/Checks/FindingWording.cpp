@@ -135,6 +135,29 @@ void addLaterUseNotes(tidy::ClangTidyCheck &Check,
         << Site.Stayed.Spelling;
 }
 
+void addThrowPathNotes(tidy::ClangTidyCheck &Check,
+                       const MixedDeviceSite &Site) {
+  if (!Site.OnThrowPath)
+    return;
+  const Expr *Thrower = Site.OnThrowPath->Thrower;
+  std::string Name;
+  if (const auto *Call = dyn_cast<CallExpr>(Thrower))
+    Name = calleeDisplayName(Call);
+  else
+    Name = Thrower->getType().getAsString();
+  Check.diag(Thrower->getBeginLoc(),
+             "on the path where '%0' throws here (a LibTorch error)",
+             DiagnosticIDs::Note)
+      << Name;
+  Check.diag(Site.OnThrowPath->Handler->getCatchLoc(),
+             "the handler catches it and the code after it goes on with "
+             "'%0' on %1 while '%2' is on %3; move both in the handler, or "
+             "pick the device before moving anything",
+             DiagnosticIDs::Note)
+      << Site.Stayed.Spelling << Site.Stayed.Value.Where.describe()
+      << Site.Other.Spelling << Site.Other.Value.Where.describe();
+}
+
 /// Whether `E.method()` parses as intended without parentheses around E.
 static bool isPostfixExpression(const Expr *E) {
   // Through the copy that passing by value makes, too.

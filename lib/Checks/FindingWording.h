@@ -32,6 +32,12 @@ void addOriginNotes(clang::tidy::ClangTidyCheck &Check, const Operand &O);
 void addLaterUseNotes(clang::tidy::ClangTidyCheck &Check,
                       const MixedDeviceSite &Site);
 
+/// For a site on a path where a LibTorch error is thrown and caught
+/// (MixedDeviceSite::OnThrowPath): a note where the path starts, at the call
+/// that throws, and one at the handler that says what it leaves apart.
+void addThrowPathNotes(clang::tidy::ClangTidyCheck &Check,
+                       const MixedDeviceSite &Site);
+
 /// Fix-its that turn `E` into `E<Suffix>` (e.g. `target.to(device)`), adding
 /// parentheses when E is not a postfix expression. Empty inside macros.
 llvm::SmallVector<clang::FixItHint, 2>

@@ -33,6 +33,7 @@ void MixedDeviceOperandsCheck::report(const DeviceFlowResult &Flow,
         << reasonInParens(Stayed.Value) << Other.Spelling
         << Other.Value.Where.describe() << reasonInParens(Other.Value)
         << Site.OpName;
+    addThrowPathNotes(*this, Site);
     addOriginNotes(*this, Stayed);
     addOriginNotes(*this, Other);
     addLaterUseNotes(*this, Site);

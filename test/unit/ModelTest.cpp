@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Model/Devices.h"
+#include "Model/Errors.h"
 #include "Model/TensorOps.h"
 #include "Model/TorchTypes.h"
 
@@ -60,6 +61,7 @@ at::Tensor stack(const std::vector<at::Tensor> &);
 namespace mine {
 at::Tensor make();
 bool is_available();
+int quiet() noexcept;
 } // namespace mine
 void use(const at::Tensor &);
 void use(c10::Device);
@@ -346,3 +348,52 @@ TEST(TensorOpsTest, ElementsAndContainerOperands) {
 }
 
 } // namespace
+
+TEST(ErrorsTest, WhichCallsThrowLibTorchErrors) {
+  const Case<bool> Cases[] = {
+      // LibTorch's calls, and the user's (which may call LibTorch).
+      {"x.to(device)", true},
+      {"x + y", true},
+      {"mine::make()", true},
+      {"c10::Device(\"cuda:1\")", true},
+      // Declared not to throw, the standard library's, a copy.
+      {"mine::quiet()", false},
+      {"v.push_back(x)", false},
+      {"at::Tensor(x)", false},
+  };
+  expectEach("torch::Tensor x, torch::Tensor y, torch::Device device, "
+             "std::vector<at::Tensor> v",
+             Cases, [](const Snippet &U, size_t I) {
+               // A construction as written: `T(args)`.
+               const Expr *E = U.arg(I);
+               if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+                 E = Cast->getSubExpr()->IgnoreImplicit();
+               return mayThrowLibTorchError(E);
+             });
+}
+
+TEST(ErrorsTest, WhichHandlersCatchLibTorchErrors) {
+  Snippet U = parse(R"cpp(
+    namespace std { struct exception {}; struct runtime_error : exception {}; }
+    namespace c10 {
+    struct Error : std::exception {};
+    struct OutOfMemoryError : Error {};
+    }
+    struct MyError {};
+    void f() {
+      try {} catch (...) {}
+      try {} catch (const std::exception &) {}
+      try {} catch (const c10::Error &) {}
+      try {} catch (c10::OutOfMemoryError &) {}
+      try {} catch (const std::runtime_error &) {}
+      try {} catch (const MyError &) {}
+      try {} catch (int) {}
+    })cpp");
+  auto Handlers = match(cxxCatchStmt().bind("h"), U.Unit->getASTContext());
+  ASSERT_EQ(Handlers.size(), 7u);
+  std::vector<bool> Catches;
+  for (const BoundNodes &Node : Handlers)
+    Catches.push_back(catchesLibTorchErrors(Node.getNodeAs<CXXCatchStmt>("h")));
+  EXPECT_EQ(Catches,
+            (std::vector<bool>{true, true, true, true, false, false, false}));
+}
