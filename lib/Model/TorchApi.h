@@ -15,6 +15,8 @@
 //   DataLoading.h   torch::data::Example and the user's dataset methods
 //   Devices.h       device types, device arguments, transfers, host syncs,
 //                   accelerator queries
+//   Distributed.h   process groups, ranks, the process's current CUDA device
+//   Errors.h        which calls throw LibTorch's errors, which handlers catch
 //   PinnedMemory.h  pinned host memory, non_blocking copies, ops that allocate
 //   TensorOps.h     how a call relates to placement (TorchCallKind), tensor
 //                   operands, the 0-dim rule, in-place writes, no-grad guards
@@ -29,6 +31,8 @@
 
 #include "Model/DataLoading.h"
 #include "Model/Devices.h"
+#include "Model/Distributed.h"
+#include "Model/Errors.h"
 #include "Model/Modules.h"
 #include "Model/PinnedMemory.h"
 #include "Model/SourceText.h"
