@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Model/Devices.h"
+#include "Model/Distributed.h"
 #include "Model/Errors.h"
 #include "Model/TensorOps.h"
 #include "Model/TorchTypes.h"
@@ -396,4 +397,67 @@ TEST(ErrorsTest, WhichHandlersCatchLibTorchErrors) {
     Catches.push_back(catchesLibTorchErrors(Node.getNodeAs<CXXCatchStmt>("h")));
   EXPECT_EQ(Catches,
             (std::vector<bool>{true, true, true, true, false, false, false}));
+}
+
+TEST(DistributedTest, RankReadsAndProcessGroups) {
+  Snippet U = parse(R"cpp(
+    namespace std { char *getenv(const char *); }
+    int MPI_Comm_rank(int, int *);
+    namespace c10d {
+    struct ProcessGroup { int getRank() const; };
+    struct ProcessGroupNCCL : ProcessGroup {};
+    }
+    namespace c10 { template <class T> struct intrusive_ptr { T *operator->(); }; }
+    void f(c10::intrusive_ptr<c10d::ProcessGroupNCCL> group, int *rank) {
+      use(std::getenv("LOCAL_RANK"));
+      use(std::getenv("SLURM_LOCALID"));
+      use(std::getenv("RANK"));
+      use(group->getRank());
+      use(MPI_Comm_rank(0, rank));
+      use(std::getenv("HOME"));
+    })cpp");
+  ASSERT_EQ(U.Args.size(), 6u);
+  std::vector<RankKind> Kinds;
+  for (size_t I = 0; I < U.Args.size(); ++I)
+    Kinds.push_back(rankReadBy(U.call(I)));
+  EXPECT_EQ(Kinds, (std::vector<RankKind>{RankKind::Local, RankKind::Local,
+                                          RankKind::Global, RankKind::Global,
+                                          RankKind::Global, RankKind::None}));
+  EXPECT_TRUE(isProcessGroupType(declNamed(U, "group")->getType()));
+  EXPECT_FALSE(isProcessGroupType(declNamed(U, "rank")->getType()));
+}
+
+TEST(DistributedTest, CudaDevicesWithoutTheProcessIndex) {
+  Snippet U = parse(R"cpp(
+    void f(int local_rank, torch::Tensor x) {
+      use(c10::Device(torch::kCUDA));
+      use(c10::Device("cuda"));
+      use(c10::Device(torch::kCUDA, 0));
+      use(c10::Device("cuda:1"));
+      use(c10::Device(torch::kCUDA, local_rank));
+      use(c10::Device(torch::kCPU));
+      use(c10::Device("cpu"));
+    })cpp");
+  ASSERT_EQ(U.Args.size(), 7u);
+  auto Found = [&](size_t I) {
+    const Expr *E = U.arg(I);
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr()->IgnoreImplicit();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    return Construct ? cudaDeviceWithoutRank(Construct)
+                     : std::optional<CudaDeviceWithoutRank>();
+  };
+  // No index: the current device; a number: one GPU for every process.
+  ASSERT_TRUE(Found(0));
+  EXPECT_FALSE(Found(0)->FixedIndex);
+  ASSERT_TRUE(Found(1));
+  EXPECT_FALSE(Found(1)->FixedIndex);
+  ASSERT_TRUE(Found(2));
+  EXPECT_TRUE(Found(2)->FixedIndex);
+  ASSERT_TRUE(Found(3));
+  EXPECT_TRUE(Found(3)->FixedIndex);
+  // An index the code computes, and the CPU.
+  EXPECT_FALSE(Found(4));
+  EXPECT_FALSE(Found(5));
+  EXPECT_FALSE(Found(6));
 }
