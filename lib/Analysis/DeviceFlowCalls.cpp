@@ -122,6 +122,8 @@ AbstractValue DeviceFlowPass::evalCall(const CallExpr *Call) {
     return evalOptionsCall(Method);
   if (std::optional<CheckpointCall> Checkpoint = checkpointCall(Call))
     return evalCheckpoint(Call, *Checkpoint);
+  if (std::optional<DataParallelCall> Parallel = dataParallelCall(Call))
+    return evalDataParallel(Call, *Parallel);
   // `*model`: the module itself, as `model` is.
   if (const Expr *Handle = dereferencedModuleHandle(Call))
     return eval(Handle);
@@ -583,6 +585,56 @@ AbstractValue DeviceFlowPass::evalModuleMigration(const CallExpr *Call) {
                     spelling(Object), callSuffix(Call), Target.describe()});
   store(Object, Module);
   return AbstractValue::unknown();
+}
+
+AbstractValue
+DeviceFlowPass::evalDataParallel(const CallExpr *Call,
+                                 const DataParallelCall &Parallel) {
+  for (const Expr *Arg : Call->arguments())
+    eval(Arg);
+  // Where the output is gathered: output_device, else the first device, else
+  // cuda:0 (every CUDA device, in order).
+  Placement Output = Placement::unknown();
+  if (Parallel.OutputDevice)
+    Output = deviceOf(Parallel.OutputDevice).Where;
+  else if (!Parallel.DeviceList.empty())
+    Output = deviceOf(Parallel.DeviceList.front()).Where;
+  else if (!Parallel.DevicesGiven)
+    Output = Placement::on(DeviceSet::of({"cuda", 0}));
+  // With one device the module itself moves there; with every CUDA device,
+  // so it does on a machine with one GPU (and stays where it is on one with
+  // more); a list the call does not spell may have one device.
+  const Expr *ModuleExpr = ignoreValuePreserving(Parallel.Module);
+  noteObjectMayMove(ModuleExpr);
+  AbstractValue Module = eval(ModuleExpr);
+  AbstractValue Moved = Module;
+  Moved.Origins.clear();
+  if (Parallel.DeviceList.size() == 1) {
+    Moved.Where = deviceOf(Parallel.DeviceList.front()).Where;
+  } else if (!Parallel.DevicesGiven) {
+    Moved.Where = Placement::on(DeviceSet::of({"cuda", 0}));
+  } else if (Parallel.DeviceList.empty()) {
+    Moved = AbstractValue::unknown();
+  } else {
+    Moved = Module; // Cloned to each device; the module stays.
+  }
+  if (Moved.Where.isKnown() && Moved.Where != Module.Where) {
+    Moved.addOrigin({Origin::Kind::ModuleMigration, Call->getExprLoc(),
+                     spelling(ModuleExpr), "data_parallel",
+                     Moved.Where.describe()});
+    if (!Parallel.DevicesGiven)
+      Moved = Moved.join(Module);
+  }
+  if (Moved != Module)
+    store(ModuleExpr, Moved);
+  AbstractValue V;
+  V.Where = Output;
+  V.Grad =
+      Facts.isInNoGradScope(Call) ? GradHistory::None : GradHistory::Carries;
+  if (Output.isKnown())
+    V.addOrigin({Origin::Kind::ModuleOutput, callBegin(Call), "data_parallel",
+                 "", Output.describe()});
+  return V;
 }
 
 AbstractValue DeviceFlowPass::evalCheckpoint(const CallExpr *Call,

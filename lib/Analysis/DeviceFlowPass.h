@@ -132,6 +132,11 @@ private:
   AbstractValue evalCheckpoint(const CallExpr *Call,
                                const CheckpointCall &Checkpoint);
   AbstractValue evalModuleForward(const CallExpr *Call);
+  /// `data_parallel(module, input, ...)`: the output on its output device,
+  /// and the module moved where one device (or every CUDA device on a
+  /// one-GPU machine) moves it (Model/Modules.h).
+  AbstractValue evalDataParallel(const CallExpr *Call,
+                                 const DataParallelCall &Parallel);
   AbstractValue newModuleOnHost(const Expr *Creation);
   /// New options built from Args: where the tensors of the options among
   /// them are (a copy holds what its source holds); unset when none.

@@ -17,6 +17,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 
 namespace torchtidy {
@@ -147,6 +148,25 @@ struct CheckpointCall {
   const clang::Expr *Device = nullptr;
 };
 std::optional<CheckpointCall> checkpointCall(const clang::CallExpr *Call);
+
+/// `torch::nn::parallel::data_parallel(module, input, devices,
+/// output_device)` (torch/nn/parallel/data_parallel.h). With one device it
+/// moves the module itself there, and the input; with several it clones the
+/// module to each device on every call and reduces the gradients onto the
+/// module's own device; without a list it uses every CUDA device. Its
+/// output is on output_device, else on the first device, else on `cuda:0`.
+struct DataParallelCall {
+  const clang::Expr *Module = nullptr;
+  const clang::Expr *Input = nullptr;
+  /// Whether the call gives its devices; with DeviceList empty, they are
+  /// not written as a list (a variable).
+  bool DevicesGiven = false;
+  /// The devices, as a braced list writes them (`{device}`).
+  llvm::SmallVector<const clang::Expr *, 4> DeviceList;
+  /// output_device, when the call gives it.
+  const clang::Expr *OutputDevice = nullptr;
+};
+std::optional<DataParallelCall> dataParallelCall(const clang::CallExpr *Call);
 
 } // namespace torchtidy
 
