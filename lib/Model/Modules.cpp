@@ -457,6 +457,13 @@ std::optional<CheckpointCall> checkpointCall(const CallExpr *Call) {
 /// An argument the call leaves to its default.
 static bool isLeftOut(const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); }
 
+/// `nullopt` (std's or c10's), as an optional argument spells "none".
+static bool isNullopt(const Expr *E) {
+  const CXXRecordDecl *Class = E->getType()->getAsCXXRecordDecl();
+  return Class && Class->getDeclName().isIdentifier() &&
+         Class->getName() == "nullopt_t";
+}
+
 /// What an `optional<T>` argument was built from: the T-typed expression
 /// under the optional's construction (`device`, `{device}`).
 static const Expr *optionalContent(const Expr *Arg) {
@@ -507,11 +514,13 @@ std::optional<DataParallelCall> dataParallelCall(const CallExpr *Call) {
   DataParallelCall Parallel;
   Parallel.Module = Call->getArg(0);
   Parallel.Input = Call->getArg(1);
-  if (Call->getNumArgs() > 2 && !isLeftOut(Call->getArg(2))) {
+  if (Call->getNumArgs() > 2 && !isLeftOut(Call->getArg(2)) &&
+      !isNullopt(optionalContent(Call->getArg(2)))) {
     Parallel.DevicesGiven = true;
     bracedElements(optionalContent(Call->getArg(2)), Parallel.DeviceList);
   }
-  if (Call->getNumArgs() > 3 && !isLeftOut(Call->getArg(3)))
+  if (Call->getNumArgs() > 3 && !isLeftOut(Call->getArg(3)) &&
+      !isNullopt(optionalContent(Call->getArg(3))))
     Parallel.OutputDevice = optionalContent(Call->getArg(3));
   return Parallel;
 }

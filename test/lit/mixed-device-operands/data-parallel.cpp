@@ -52,9 +52,12 @@ int64_t trainThenEvaluate(torch::Device device) {
   // CHECK: :[[@LINE-6]]:3: note: 'model' is moved to 'device' here with 'data_parallel'
 }
 
-// Through a helper: without a list, every CUDA device; the output comes back
-// on cuda:0 from the helper.
+// Through a helper: without a list (or with none spelled `nullopt`), every
+// CUDA device; the output comes back on cuda:0 from the helper.
 torch::Tensor predict(const std::shared_ptr<Net> &model, torch::Tensor x) {
+  if (x.size(0) > 64)
+    return torch::nn::parallel::data_parallel(model, x, /*devices=*/c10::nullopt,
+                                              /*output_device=*/c10::nullopt);
   return torch::nn::parallel::data_parallel(model, x);
 }
 
@@ -66,6 +69,7 @@ double evaluate(const std::shared_ptr<Net> &model) {
   // CHECK: :[[@LINE-4]]:27: note: created here by 'torch::randint' on the CPU
   // CHECK: :[[@LINE-4]]:26: note: 'predict(model, torch::rand({8, 4}))' returns it on 'cuda:0'
   // CHECK: :[[@LINE-10]]:10: note: output of 'data_parallel', on 'cuda:0'
+  // CHECK: :[[@LINE-13]]:12: note: output of 'data_parallel', on 'cuda:0'
 }
 
 // Negatives.
