@@ -124,6 +124,17 @@ struct TransferInHelper {
   Placement Target; ///< Where it moves the data, in this function's terms.
 };
 
+/// `data_parallel(model, input, devices)` with several devices of a module
+/// on the host: every call clones the module from the host to each device
+/// and reduces its gradients back onto the host.
+struct HostModuleReplication {
+  const clang::CallExpr *Call = nullptr;
+  /// The loop around the call that repeats with the data; null when there
+  /// is none in this function.
+  const clang::Stmt *Loop = nullptr;
+  Operand Module;
+};
+
 /// A `.to(device, /*non_blocking=*/true)` whose source is a host tensor in
 /// pageable memory: the copy is synchronous, whatever the flag says.
 struct NonBlockingFromPageable {
@@ -140,6 +151,7 @@ struct DeviceFlowResult {
   std::vector<HostSyncInLoop> HostSyncs;
   std::vector<NonBlockingFromPageable> NonBlockingCopies;
   std::vector<TransferInHelper> HelperTransfers;
+  std::vector<HostModuleReplication> HostReplications;
   /// What this function passes at each call of a function its unit
   /// defines, as the analysis knew it there: every argument, in the call's
   /// order (an operator method's object first). The callee's parameters

@@ -607,6 +607,15 @@ DeviceFlowPass::evalDataParallel(const CallExpr *Call,
   const Expr *ModuleExpr = ignoreValuePreserving(Parallel.Module);
   noteObjectMayMove(ModuleExpr);
   AbstractValue Module = eval(ModuleExpr);
+  // Cloned from the host on every call: the checks say whether the call
+  // repeats (in a loop here, or in a function its callers call in one).
+  if (Reporting && Parallel.DeviceList.size() > 1 &&
+      Module.Where.isDefinitelyHost()) {
+    Operand Replicated = operandFor(Parallel.Module);
+    Replicated.IsModule = true;
+    Result.HostReplications.push_back(
+        {Call, Facts.innermostRepeatedLoopAround(Call), std::move(Replicated)});
+  }
   AbstractValue Moved = Module;
   Moved.Origins.clear();
   if (Parallel.DeviceList.size() == 1) {

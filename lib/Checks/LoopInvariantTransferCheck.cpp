@@ -4,6 +4,7 @@
 #include "Checks/LoopInvariantTransferCheck.h"
 #include "Analysis/FunctionFacts.h"
 #include "Analysis/UnitAnalysis.h"
+#include "Checks/FindingWording.h"
 #include "Model/TorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -125,12 +126,43 @@ void LoopInvariantTransferCheck::checkFunction(const FunctionDecl *Function,
   }
 }
 
+void LoopInvariantTransferCheck::checkHostReplications(
+    const FunctionDecl *Function) {
+  if (Function->isDependentContext()) // Its instantiations are analysed.
+    return;
+  for (const HostModuleReplication &Found :
+       deviceFlowOf(Function).HostReplications) {
+    // In a loop here, or in a function called in every iteration of its
+    // callers' loops.
+    const CallSite *LoopCall =
+        Found.Loop
+            ? nullptr
+            : UnitAnalysis::of(Function->getASTContext()).loopCallOf(Function);
+    if (!Found.Loop && !LoopCall)
+      continue;
+    diag(Found.Call->getExprLoc(),
+         "'data_parallel' copies every parameter of '%0' from the CPU to each "
+         "device in every iteration, and reduces its gradients back to the "
+         "CPU; move '%0' to the first device once, before the loop")
+        << Found.Module.Spelling;
+    addOriginNotes(*this, Found.Module);
+    if (Found.Loop)
+      diag(Found.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
+    else
+      diag(LoopCall->Call->getExprLoc(), "'%0' is called in a loop here",
+           DiagnosticIDs::Note)
+          << Function->getNameAsString();
+  }
+}
+
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
-  if (const auto *Loop = Result.Nodes.getNodeAs<Stmt>("loop"))
+  if (const auto *Loop = Result.Nodes.getNodeAs<Stmt>("loop")) {
     checkLoop(Loop, *Result.Context);
-  else if (const auto *Function =
-               Result.Nodes.getNodeAs<FunctionDecl>("function"))
+  } else if (const auto *Function =
+                 Result.Nodes.getNodeAs<FunctionDecl>("function")) {
     checkFunction(Function, *Result.SourceManager);
+    checkHostReplications(Function);
+  }
 }
 
 } // namespace torchtidy

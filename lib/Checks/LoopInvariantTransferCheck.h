@@ -6,7 +6,8 @@
 // host memory a from_blob wraps again, a tensor built from constants, and
 // any view or op of those. Moving it once before the loop gives the same
 // tensor. Also such a tensor built from constants and copied in a function
-// that runs in every iteration of its callers' loops, or in forward().
+// that runs in every iteration of its callers' loops, or in forward(). And
+// a module on the host replicated by data_parallel in every iteration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,10 @@ private:
   void reportSameEveryIteration(clang::SourceLocation Loc, llvm::StringRef What,
                                 const InvariantOrigin &Origin,
                                 bool ToTheDevice);
+  /// `data_parallel` over several devices of a module left on the host, in
+  /// a loop: the module's parameters are the same in every iteration, and
+  /// every call copies them to each device (DeviceFlow.h).
+  void checkHostReplications(const clang::FunctionDecl *Function);
   /// A note at the call that builds the tensor again each time, if any.
   void reportRebuilt(const InvariantOrigin &Origin);
 };
