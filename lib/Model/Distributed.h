@@ -37,9 +37,9 @@ enum class RankKind {
 /// is read from a string literal argument).
 RankKind rankReadBy(const clang::CallExpr *Call);
 
-/// Whether E's type is one of c10d's process groups or backends (or a
-/// pointer, reference or `c10::intrusive_ptr` to one): a file that names one
-/// runs one process per rank.
+/// Whether Type is one of c10d's process groups or backends (or a pointer,
+/// reference, `c10::intrusive_ptr` or `std::shared_ptr` to one): a file
+/// that holds one runs one process per rank.
 bool isProcessGroupType(clang::QualType Type);
 
 /// The device argument of a call that sets the process's current CUDA
