@@ -4,20 +4,11 @@
 // from the host to every GPU in every iteration, and every gradient comes
 // back to the host: its parameters are the same in every iteration, a
 // loop-invariant transfer of the whole model.
-// RUN: %check_lint %s --checks='-*,libtorch-loop-invariant-transfer' -- %torch_flags \
+// RUN: %check_lint %s --checks='-*,libtorch-loop-invariant-transfer' -- %torch_flags -I %S/../Inputs \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 #include <vector>
-
-// data_parallel.h's own declaration: the header includes the CUDA headers,
-// which a CPU-only LibTorch does not ship.
-namespace torch::nn::parallel {
-template <typename ModuleType>
-Tensor data_parallel(ModuleType module, Tensor input,
-                     c10::optional<std::vector<Device>> devices = c10::nullopt,
-                     c10::optional<Device> output_device = c10::nullopt,
-                     int64_t dim = 0);
-} // namespace torch::nn::parallel
+#include "data-parallel.h"
 
 struct Net : torch::nn::Module {
   Net() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
