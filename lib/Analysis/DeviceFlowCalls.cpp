@@ -627,15 +627,17 @@ DeviceFlowPass::evalDataParallel(const CallExpr *Call,
   } else {
     Moved = Module; // Cloned to each device; the module stays.
   }
+  // A module already there keeps its history.
   if (Moved.Where.isKnown() && Moved.Where != Module.Where) {
     Moved.addOrigin({Origin::Kind::ModuleMigration, Call->getExprLoc(),
                      spelling(ModuleExpr), "data_parallel",
                      Moved.Where.describe()});
     if (!Parallel.DevicesGiven)
       Moved = Moved.join(Module);
-  }
-  if (Moved != Module)
     store(ModuleExpr, Moved);
+  } else if (!Moved.Where.isKnown() && Module.Where.isKnown()) {
+    store(ModuleExpr, Moved);
+  }
   AbstractValue V;
   V.Where = Output;
   V.Grad =

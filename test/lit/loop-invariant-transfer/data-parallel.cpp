@@ -4,7 +4,7 @@
 // from the host to every GPU in every iteration, and every gradient comes
 // back to the host: its parameters are the same in every iteration, a
 // loop-invariant transfer of the whole model.
-// RUN: %check_lint %s --checks='-*,libtorch-loop-invariant-transfer' -- %torch_flags -I %S/../Inputs \
+// RUN: %check_lint %s --checks='-*,libtorch-loop-invariant-transfer' -- %torch_flags -I %S/../mixed-device-operands/Inputs \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 #include <vector>

@@ -3,7 +3,7 @@
 // on the first device, else on cuda:0; with one device it moves the module
 // itself there. Labels left on the CPU meet the output; a module that
 // data_parallel moved is on the device afterwards.
-// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags -I %S/../Inputs \
+// RUN: %check_lint %s --checks='%bug_checks' -- %torch_flags -I %S/Inputs \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 #include <torch/torch.h>
 #include <vector>
