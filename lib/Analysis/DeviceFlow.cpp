@@ -774,7 +774,7 @@ static void forgetDeviceVariable(AbstractValue &V, const ValueDecl *Variable) {
     for (Origin &Step : V.Origins)
       if (Step.K == Origin::Kind::Migration ||
           Step.K == Origin::Kind::ModuleMigration)
-        Step.DeviceVariableChangedSince = true;
+        Step.MoveCanBeRepeated = false;
   }
   for (AbstractValue &Element : V.Elements)
     forgetDeviceVariable(Element, Variable);

@@ -629,9 +629,11 @@ DeviceFlowPass::evalDataParallel(const CallExpr *Call,
   }
   // A module already there keeps its history.
   if (Moved.Where.isKnown() && Moved.Where != Module.Where) {
-    Moved.addOrigin({Origin::Kind::ModuleMigration, Call->getExprLoc(),
-                     spelling(ModuleExpr), "data_parallel",
-                     Moved.Where.describe()});
+    Origin MovedBy{Origin::Kind::ModuleMigration, Call->getExprLoc(),
+                   spelling(ModuleExpr), "data_parallel",
+                   Moved.Where.describe()};
+    MovedBy.MoveCanBeRepeated = false;
+    Moved.addOrigin(std::move(MovedBy));
     if (!Parallel.DevicesGiven)
       Moved = Moved.join(Module);
     store(ModuleExpr, Moved);

@@ -82,13 +82,8 @@ DeviceFlowPass::migrationOf(const AbstractValue &V) const {
       return isDeviceSpecType(Parm->getType()) ? ".to(" + Name + ")"
                                                : ".to(" + Name + ".device())";
     }
-    // A `.to(...)` step (not data_parallel's move), written with a device
-    // that still means what it meant there.
     if (O.K == Origin::Kind::Migration || O.K == Origin::Kind::ModuleMigration)
-      return O.DeviceVariableChangedSince ||
-                     !llvm::StringRef(O.Detail).starts_with(".")
-                 ? std::nullopt
-                 : std::optional(O.Detail);
+      return O.MoveCanBeRepeated ? std::optional(O.Detail) : std::nullopt;
     if (O.K == Origin::Kind::HelperResult ||
         O.K == Origin::Kind::HelperEffect ||
         O.K == Origin::Kind::ModuleCallInHelper) {

@@ -218,10 +218,11 @@ struct Origin {
   /// For DataLoaderBatch: the read itself (`batch.data`), where a missing
   /// migration belongs.
   const clang::Expr *Read = nullptr;
-  /// For Migration and ModuleMigration through a device variable: the
-  /// variable was assigned another device since, so the same `.to(...)`
-  /// written again would not put a tensor where this step put the value.
-  bool DeviceVariableChangedSince = false;
+  /// For Migration and ModuleMigration: Detail is a `.to(...)` that, written
+  /// after another tensor, puts it where this step put the value. Not so for
+  /// a module data_parallel moved, nor once the device variable the
+  /// `.to(...)` names was assigned another device.
+  bool MoveCanBeRepeated = true;
 
   bool operator==(const Origin &O) const {
     return K == O.K && Loc == O.Loc && Subject == O.Subject;

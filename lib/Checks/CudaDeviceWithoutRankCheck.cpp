@@ -34,12 +34,6 @@ static bool isLocalRankName(llvm::StringRef Name) {
   return Letters == "localrank";
 }
 
-/// A device index the code computes, not a number.
-static bool isComputedIndex(const Expr *E) {
-  E = E->IgnoreImplicit()->IgnoreParens();
-  return !isa<IntegerLiteral>(E) && !isa<CXXDefaultArgExpr>(E);
-}
-
 void CudaDeviceWithoutRankCheck::registerMatchers(MatchFinder *Finder) {
   auto InUserCode = unless(isExpansionInSystemHeader());
   Finder->addMatcher(cxxConstructExpr(InUserCode).bind("construct"), this);
@@ -86,7 +80,7 @@ void CudaDeviceWithoutRankCheck::check(const MatchFinder::MatchResult &Result) {
     if (isProcessGroupType(Construct->getType()))
       noteDistributed(Construct->getBeginLoc(), "creates a process group");
     if (const Expr *Index = currentDeviceGuardedBy(Construct);
-        Index && isComputedIndex(Index))
+        Index && isComputedDeviceIndex(Index))
       SetsCurrentDevice = true;
     std::optional<CudaDeviceWithoutRank> Device =
         cudaDeviceWithoutRank(Construct);
@@ -126,10 +120,10 @@ void CudaDeviceWithoutRankCheck::check(const MatchFinder::MatchResult &Result) {
                                              ? "reads its local rank"
                                              : "reads its rank");
   if (const Expr *Index = currentDeviceSetBy(Call);
-      Index && isComputedIndex(Index))
+      Index && isComputedDeviceIndex(Index))
     SetsCurrentDevice = true;
   // `.cuda()`: the one move that takes no device.
-  if (transferTarget(Call) != TransferTarget::OffHost || deviceArgument(Call))
+  if (!movesToCurrentCudaDevice(Call))
     return;
   const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
   const auto *Callee =

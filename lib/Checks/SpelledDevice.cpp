@@ -27,16 +27,7 @@ static const StringLiteral *deviceStringOf(const CXXConstructExpr *Construct) {
   if (!isDeviceSpecType(Construct->getType()) ||
       isTensorOptionsType(Construct->getType()) || Construct->getNumArgs() == 0)
     return nullptr;
-  const Expr *Arg = Construct->getArg(0);
-  while (true) {
-    Arg = Arg->IgnoreImplicit()->IgnoreParens();
-    if (const auto *Inner = dyn_cast<CXXConstructExpr>(Arg);
-        Inner && Inner->getNumArgs() > 0) {
-      Arg = Inner->getArg(0); // the std::string the literal converts to
-      continue;
-    }
-    return dyn_cast<StringLiteral>(Arg);
-  }
+  return writtenStringLiteral(Construct->getArg(0));
 }
 
 std::optional<SpelledDevice>
@@ -52,8 +43,7 @@ spelledDeviceIn(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("device-call"))
     // .cuda() (of a tensor or a module) is the one move off the host that
     // takes no device argument.
-    if (transferTarget(Call) == TransferTarget::OffHost &&
-        !deviceArgument(Call))
+    if (movesToCurrentCudaDevice(Call))
       return SpelledDevice{Call->getSourceRange(), "cuda", true};
   return std::nullopt;
 }

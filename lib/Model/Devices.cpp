@@ -94,6 +94,11 @@ TransferTarget transferTarget(const CallExpr *Call) {
                                           : TransferTarget::None;
 }
 
+bool movesToCurrentCudaDevice(const CallExpr *Call) {
+  return transferTarget(Call) == TransferTarget::OffHost &&
+         !deviceArgument(Call);
+}
+
 bool synchronizesWithHost(const CallExpr *Call) {
   if (transferTarget(Call) == TransferTarget::Host)
     return true;

@@ -36,6 +36,10 @@ enum class TransferTarget {
 };
 TransferTarget transferTarget(const clang::CallExpr *Call);
 
+/// `.cuda()` of a tensor (or module): the one move off the host that names
+/// no device, so it goes to the process's current CUDA device.
+bool movesToCurrentCudaDevice(const clang::CallExpr *Call);
+
 /// A call that copies a tensor's data to the host and so waits for the
 /// device to finish: .item(), .cpu(), .to(kCPU), nonzero(), equal(),
 /// is_nonzero(), and printing a tensor to a stream. The tensor is the call's

@@ -2,11 +2,12 @@
 
 #include "Model/Distributed.h"
 #include "Model/Devices.h"
+#include "Model/SourceText.h"
 #include "Model/TorchTypes.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -15,19 +16,6 @@ namespace torchtidy {
 /// E as written, under implicit conversions and parentheses.
 static const Expr *bare(const Expr *E) {
   return E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
-}
-
-/// The string literal E is, or converts to (a `std::string` built from it).
-static const StringLiteral *stringLiteralOf(const Expr *E) {
-  while (true) {
-    E = bare(E);
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-        Construct && Construct->getNumArgs() > 0) {
-      E = Construct->getArg(0);
-      continue;
-    }
-    return dyn_cast<StringLiteral>(E);
-  }
 }
 
 /// One of c10d's process groups or backends (`ProcessGroupNCCL`,
@@ -65,16 +53,20 @@ RankKind rankReadBy(const CallExpr *Call) {
     return RankKind::None;
   llvm::StringRef Name = Callee->getName();
   if (Name == "getenv" || Name == "secure_getenv") {
-    const StringLiteral *Variable =
-        Call->getNumArgs() > 0 ? stringLiteralOf(Call->getArg(0)) : nullptr;
+    const StringLiteral *Variable = Call->getNumArgs() > 0
+                                        ? writtenStringLiteral(Call->getArg(0))
+                                        : nullptr;
     if (!Variable || !Variable->isOrdinary())
       return RankKind::None;
-    return llvm::StringSwitch<RankKind>(Variable->getString())
-        .Cases("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID",
-               "MPI_LOCALRANKID", RankKind::Local)
-        .Cases("RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK",
-               RankKind::Global)
-        .Default(RankKind::None);
+    llvm::StringRef Read = Variable->getString();
+    if (llvm::is_contained({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
+                            "SLURM_LOCALID", "MPI_LOCALRANKID"},
+                           Read))
+      return RankKind::Local;
+    if (llvm::is_contained(
+            {"RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK"}, Read))
+      return RankKind::Global;
+    return RankKind::None;
   }
   if (Name == "MPI_Comm_rank")
     return RankKind::Global;
@@ -83,6 +75,11 @@ RankKind rankReadBy(const CallExpr *Call) {
       isProcessGroupClass(Method->getParent()))
     return RankKind::Global;
   return RankKind::None;
+}
+
+bool isComputedDeviceIndex(const Expr *Index) {
+  Index = bare(Index);
+  return !isa<IntegerLiteral>(Index) && !isa<CXXDefaultArgExpr>(Index);
 }
 
 const Expr *currentDeviceSetBy(const CallExpr *Call) {
@@ -124,12 +121,12 @@ cudaDeviceWithoutRank(const CXXConstructExpr *Construct) {
     // the process's own; a number is the same GPU in every process.
     if (!isTensorOptionsType(Type) && Construct->getNumArgs() > 1 &&
         !isa<CXXDefaultArgExpr>(Construct->getArg(1))) {
-      const Expr *Index = bare(Construct->getArg(1));
-      if (!isa<IntegerLiteral>(Index))
+      const Expr *Index = Construct->getArg(1);
+      if (isComputedDeviceIndex(Index))
         return std::nullopt;
-      Found.FixedIndex = Index;
+      Found.FixedIndex = bare(Index);
     }
-  } else if (const StringLiteral *String = stringLiteralOf(First);
+  } else if (const StringLiteral *String = writtenStringLiteral(First);
              String && !isTensorOptionsType(Type)) {
     std::optional<llvm::StringRef> Spelled = spelledDeviceType(String);
     if (!Spelled || *Spelled != "cuda")

@@ -42,6 +42,10 @@ RankKind rankReadBy(const clang::CallExpr *Call);
 /// that holds one runs one process per rank.
 bool isProcessGroupType(clang::QualType Type);
 
+/// Whether a device index is computed (the rank, a variable), not a number
+/// written in the code or left to its default: each process's own.
+bool isComputedDeviceIndex(const clang::Expr *Index);
+
 /// The device argument of a call that sets the process's current CUDA
 /// device (`c10::cuda::set_device`, `at::cuda::set_device`,
 /// `cudaSetDevice`); null for any other call.

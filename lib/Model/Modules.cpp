@@ -4,6 +4,7 @@
 
 #include "Model/ModelDetail.h"
 #include "Model/SourceText.h"
+#include "Model/TensorOps.h"
 #include "Model/TorchTypes.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -464,48 +465,6 @@ static bool isNullopt(const Expr *E) {
          Class->getName() == "nullopt_t";
 }
 
-/// What an `optional<T>` argument was built from: the T-typed expression
-/// under the optional's construction (`device`, `{device}`).
-static const Expr *optionalContent(const Expr *Arg) {
-  const Expr *E = Arg->IgnoreImplicit();
-  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-    E = Cast->getSubExpr()->IgnoreImplicit();
-  while (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-    if (Construct->getNumArgs() == 0 ||
-        !Construct->getType()->getAsCXXRecordDecl() ||
-        Construct->getType()->getAsCXXRecordDecl()->getName() != "optional")
-      break;
-    E = Construct->getArg(0)->IgnoreImplicit();
-  }
-  return E;
-}
-
-/// The elements of a braced list an argument is built from, if it is one.
-static bool bracedElements(const Expr *E,
-                           llvm::SmallVectorImpl<const Expr *> &Elements) {
-  E = E->IgnoreImplicit();
-  if (const auto *List = dyn_cast<InitListExpr>(E)) {
-    for (const Expr *Init : List->inits())
-      Elements.push_back(Init);
-    return true;
-  }
-  if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(E))
-    return bracedElements(Std->getSubExpr(), Elements);
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-      Construct && Construct->isListInitialization()) {
-    // `std::vector<torch::Device>{device}`: the initializer_list (and the
-    // allocator's default).
-    if (Construct->getNumArgs() > 0 &&
-        isa<CXXStdInitializerListExpr>(Construct->getArg(0)->IgnoreImplicit()))
-      return bracedElements(Construct->getArg(0), Elements);
-    for (const Expr *Arg : Construct->arguments())
-      if (!isLeftOut(Arg))
-        Elements.push_back(Arg);
-    return true;
-  }
-  return false;
-}
-
 std::optional<DataParallelCall> dataParallelCall(const CallExpr *Call) {
   const FunctionDecl *Callee = calleeOf(Call);
   if (!Callee || isa<CXXMethodDecl>(Callee) || Call->getNumArgs() < 2 ||
@@ -514,14 +473,19 @@ std::optional<DataParallelCall> dataParallelCall(const CallExpr *Call) {
   DataParallelCall Parallel;
   Parallel.Module = Call->getArg(0);
   Parallel.Input = Call->getArg(1);
-  if (Call->getNumArgs() > 2 && !isLeftOut(Call->getArg(2)) &&
-      !isNullopt(optionalContent(Call->getArg(2)))) {
-    Parallel.DevicesGiven = true;
-    bracedElements(optionalContent(Call->getArg(2)), Parallel.DeviceList);
-  }
-  if (Call->getNumArgs() > 3 && !isLeftOut(Call->getArg(3)) &&
-      !isNullopt(optionalContent(Call->getArg(3))))
-    Parallel.OutputDevice = optionalContent(Call->getArg(3));
+  // Under the optional and the vector: `{device}`, `devices`, `nullopt`.
+  if (Call->getNumArgs() > 2 && !isLeftOut(Call->getArg(2)))
+    if (const Expr *Devices = underListConversions(Call->getArg(2));
+        !isNullopt(Devices)) {
+      Parallel.DevicesGiven = true;
+      if (const auto *List = dyn_cast<InitListExpr>(Devices))
+        for (const Expr *Device : List->inits())
+          Parallel.DeviceList.push_back(Device);
+    }
+  if (Call->getNumArgs() > 3 && !isLeftOut(Call->getArg(3)))
+    if (const Expr *Output = underListConversions(Call->getArg(3));
+        !isNullopt(Output))
+      Parallel.OutputDevice = Output;
   return Parallel;
 }
 

@@ -127,6 +127,18 @@ std::string writtenText(SourceRange Range, const ASTContext &Ctx) {
       .str();
 }
 
+const StringLiteral *writtenStringLiteral(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        Construct && Construct->getNumArgs() > 0) {
+      E = Construct->getArg(0);
+      continue;
+    }
+    return dyn_cast<StringLiteral>(E);
+  }
+}
+
 const Expr *ignoreValuePreserving(const Expr *E) {
   while (E) {
     const Expr *Next = E->IgnoreParens();

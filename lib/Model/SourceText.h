@@ -51,6 +51,10 @@ std::string calleeDisplayName(const clang::CallExpr *Call);
 /// is split between several (a macro body around a macro argument).
 std::string writtenText(clang::SourceRange Range, const clang::ASTContext &Ctx);
 
+/// The string literal E is written as, under the conversions that pass it
+/// on (the `std::string` a `"cuda:1"` argument becomes); null otherwise.
+const clang::StringLiteral *writtenStringLiteral(const clang::Expr *E);
+
 /// Strips what does not change the value: parens, implicit casts, temporaries,
 /// copies and moves of the same type, std::move.
 const clang::Expr *ignoreValuePreserving(const clang::Expr *E);

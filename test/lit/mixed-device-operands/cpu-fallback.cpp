@@ -96,6 +96,39 @@ int reassignedDevice() {
   // CHECK: :[[@LINE-6]]:10: note: 'model' is moved to 'device' here with '.to(device)'
 }
 
+// One step removed: the input is built on the reassigned device and
+// reshaped before it meets the model.
+int reassignedThenViewed() {
+  torch::nn::Linear model(4, 2);
+  torch::Device device(torch::kCUDA);
+  model->to(device);
+  device = torch::kCPU;
+  torch::Tensor flat = torch::rand({32}, torch::TensorOptions(device));
+  return model->forward(flat.view({8, 4})).size(0);
+  // CHECK: :[[@LINE-1]]:10: warning: 'flat.view({8, 4})' is on the CPU (created by 'torch::rand' without a device) but 'model' is on 'cuda' (moved with '.to(device)'); 'model' needs all its tensor operands on one device [libtorch-mixed-device-operands]
+  // CHECK: :[[@LINE-3]]:24: note: created here by 'torch::rand' on the CPU
+  // CHECK: :[[@LINE-6]]:10: note: 'model' is moved to 'device' here with '.to(device)'
+}
+
+// Through a helper: the input is moved by a helper given the reassigned
+// device.
+torch::Tensor onDevice(const torch::Tensor &t, const torch::Device &device) {
+  return t.to(device);
+}
+
+int reassignedThroughHelper() {
+  torch::nn::Linear model(4, 2);
+  torch::Device device(torch::kCUDA);
+  model->to(device);
+  device = torch::Device(torch::kCPU);
+  torch::Tensor x = onDevice(torch::rand({8, 4}), device);
+  return model->forward(x).size(0);
+  // CHECK: :[[@LINE-1]]:10: warning: 'x' is on the CPU (returned by 'onDevice(torch::rand({8, 4}), device)') but 'model' is on 'cuda' (moved with '.to(device)'); 'model' needs all its tensor operands on one device [libtorch-mixed-device-operands]
+  // CHECK: :[[@LINE-3]]:21: note: 'onDevice(torch::rand({8, 4}), device)' returns it on the CPU
+  // CHECK: :[[@LINE-12]]:12: note: 't' is moved to 'device' here with '.to(device)'
+  // CHECK: :[[@LINE-7]]:10: note: 'model' is moved to 'device' here with '.to(device)'
+}
+
 // Negatives.
 // The handler moves everything back.
 int fallbackMovesEverything() {
@@ -178,6 +211,8 @@ int main() {
   weightedLogits(torch::ones({2}), torch::kCUDA);
   lossWithLabels(torch::kCUDA);
   reassignedDevice();
+  reassignedThenViewed();
+  reassignedThroughHelper();
   fallbackMovesEverything();
   deviceProbedFirst();
   handlerReturns();
