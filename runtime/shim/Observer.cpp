@@ -94,6 +94,21 @@ bool isPinned(const at::Tensor &Tensor) {
   return at::globalContext().isPinnedPtr(Tensor.data_ptr());
 }
 
+/// A host-to-device copy, for the repeated_transfer rule.
+void noteHostCopy(Shim &S, const at::RecordFunction &Fn,
+                  const at::Tensor &Source, c10::Device To) {
+  HostCopy Copy{Source, To};
+  // Inference tensors have no version counter (reading it raises).
+  if (!Source.is_inference())
+    Copy.Version = Source._version();
+  Copy.IsParameter = Source.requires_grad() && Source.is_leaf();
+  RawStack Stack;
+  captureStack(Stack, S.config().StackDepth);
+  if (S.sites().noteHostCopy(Fn.name(), Stack, Copy,
+                             [&] { return describeTensors(Fn.inputs()); }))
+    S.flushReport();
+}
+
 void examineCopy(Shim &S, const at::RecordFunction &Fn) {
   std::optional<CopyOperands> Copy = copyOperands(Fn);
   if (!Copy)
@@ -109,9 +124,11 @@ void examineCopy(Shim &S, const at::RecordFunction &Fn) {
   }
   // A meta destination counts: meta stands in for CUDA on a machine
   // without one.
-  if (Copy->NonBlocking && From.is_cpu() && !To.is_cpu() &&
-      !isPinned(Copy->Source))
+  if (!From.is_cpu() || To.is_cpu())
+    return;
+  if (Copy->NonBlocking && !isPinned(Copy->Source))
     record(S, EventKind::NonBlockingUnpinned, Fn.name(), Fn.inputs());
+  noteHostCopy(S, Fn, Copy->Source, To);
 }
 
 std::unique_ptr<at::ObserverContext>

@@ -17,11 +17,32 @@ const char *eventKindName(EventKind Kind) {
     return "non_blocking_unpinned";
   case EventKind::GraphGrowth:
     return "graph_growth";
+  case EventKind::RepeatedTransfer:
+    return "repeated_transfer";
   }
   return "unknown";
 }
 
 namespace {
+bool isSameData(const CopiedSource &Copied, const HostCopy &Copy,
+                c10::StorageImpl *Storage) {
+  const at::Tensor &Source = Copy.Source;
+  return !Copied.Storage.expired() &&
+         Copied.Storage._unsafe_get_target() == Storage &&
+         Copied.Offset == Source.storage_offset() && Copied.To == Copy.To &&
+         Copied.Sizes == Source.sizes() && Copied.Strides == Source.strides();
+}
+
+CopiedSource rememberCopy(const HostCopy &Copy) {
+  const at::Tensor &Source = Copy.Source;
+  return CopiedSource{Source.storage().getWeakStorageImpl(),
+                      Source.storage_offset(),
+                      Source.sizes().vec(),
+                      Source.strides().vec(),
+                      Copy.To,
+                      Copy.Version.value_or(0)};
+}
+
 uint64_t siteHash(EventKind Kind, const char *Op, const RawStack &Stack) {
   uint64_t Hash = Stack.hash() ^ (static_cast<uint64_t>(Kind) << 56);
   for (const char *C = Op; *C; ++C) {
@@ -99,26 +120,48 @@ bool SiteTable::record(EventKind Kind, const char *Op, const RawStack &Stack,
   return true;
 }
 
+Site *SiteTable::candidate(EventKind Kind, const char *Op,
+                           const RawStack &Stack, OperandsFn Operands,
+                           bool &IsNew) {
+  uint64_t Hash = siteHash(Kind, Op, Stack);
+  IsNew = false;
+  if (Site *Entry = find(Kind, Op, Stack, Hash))
+    return Entry;
+  // Every add-family or copy call site of a model is a candidate: bounded
+  // apart from the events, so that candidates never crowd events out.
+  uint64_t &Count = Candidates[static_cast<size_t>(Kind)];
+  if (Count >= MaxSites)
+    return nullptr;
+  ++Count;
+  IsNew = true;
+  return &Sites[insert(Kind, Op, Stack, Hash, Operands)];
+}
+
+bool SiteTable::promote(Site &Entry) {
+  if (ReportOrder.size() >= MaxSites) {
+    ++DroppedEvents;
+    return false;
+  }
+  --Candidates[static_cast<size_t>(Entry.Kind)];
+  report(Entry);
+  return true;
+}
+
 bool SiteTable::noteDepth(const char *Op, const RawStack &Stack, uint64_t Depth,
                           uint64_t Epoch, OperandsFn Operands) {
-  uint64_t Hash = siteHash(EventKind::GraphGrowth, Op, Stack);
   std::lock_guard<std::mutex> Guard(Lock);
-  Site *Entry = find(EventKind::GraphGrowth, Op, Stack, Hash);
-  if (!Entry) {
-    // Every add-family call site of a model is a candidate: bounded apart
-    // from the events, so that candidates never crowd events out.
-    if (Candidates >= MaxSites)
-      return false;
-    ++Candidates;
-    Entry = &Sites[insert(EventKind::GraphGrowth, Op, Stack, Hash, Operands)];
-    GrowthStats &Growth = Entry->Growth;
+  bool IsNew;
+  Site *Entry = candidate(EventKind::GraphGrowth, Op, Stack, Operands, IsNew);
+  if (!Entry)
+    return false;
+  GrowthStats &Growth = Entry->Growth;
+  if (IsNew) {
     Entry->Count = 1;
     Growth.MaxDepth = Growth.FirstDepth = Growth.LastDepth = Depth;
     Growth.FirstEpoch = Growth.LastEpoch = Epoch;
     Growth.GrowthIterations = 1;
     return false;
   }
-  GrowthStats &Growth = Entry->Growth;
   if (Depth <= Growth.MaxDepth)
     return false;
   ++Entry->Count;
@@ -128,13 +171,48 @@ bool SiteTable::noteDepth(const char *Op, const RawStack &Stack, uint64_t Depth,
   Growth.LastEpoch = Epoch;
   if (Entry->Reported || Growth.GrowthIterations < kGrowthIterations)
     return false;
-  if (ReportOrder.size() >= MaxSites) {
-    ++DroppedEvents;
+  return promote(*Entry);
+}
+
+bool SiteTable::noteHostCopy(const char *Op, const RawStack &Stack,
+                             const HostCopy &Copy, OperandsFn Operands) {
+  const at::Tensor &Source = Copy.Source;
+  if (!Source.has_storage())
+    return false;
+  c10::StorageImpl *Storage = Source.storage().unsafeGetStorageImpl();
+  std::lock_guard<std::mutex> Guard(Lock);
+  bool IsNew;
+  Site *Entry =
+      candidate(EventKind::RepeatedTransfer, Op, Stack, Operands, IsNew);
+  if (!Entry)
+    return false;
+  std::vector<CopiedSource> &Copied = Entry->CopiedSources;
+  auto Earlier = std::find_if(Copied.begin(), Copied.end(),
+                              [&](const CopiedSource &Candidate) {
+                                return isSameData(Candidate, Copy, Storage);
+                              });
+  if (Earlier == Copied.end()) {
+    // Forget what was freed, then remember this one while there is room.
+    Copied.erase(std::remove_if(Copied.begin(), Copied.end(),
+                                [](const CopiedSource &Candidate) {
+                                  return Candidate.Storage.expired();
+                                }),
+                 Copied.end());
+    if (Copied.size() < kMaxCopiedSources)
+      Copied.push_back(rememberCopy(Copy));
     return false;
   }
-  --Candidates;
-  report(*Entry);
-  return true;
+  // Data written since its last copy (a staging buffer refilled in every
+  // iteration) had to be copied again; an inference tensor's writes cannot
+  // be seen.
+  bool Unchanged = Copy.Version && *Copy.Version == Earlier->Version;
+  Earlier->Version = Copy.Version.value_or(0);
+  if (!Unchanged && !Copy.IsParameter)
+    return false;
+  ++Entry->Count;
+  if (Entry->Reported)
+    return false;
+  return promote(*Entry);
 }
 
 } // namespace torchtidy::rt

@@ -22,8 +22,8 @@ namespace torchtidy {
 
 /// The runtime event kind that shows a check's finding happening, if any:
 /// mixed_device for the two device-mix checks, graph_growth, sync,
-/// non_blocking_unpinned. Checks about structure or style (an unregistered
-/// member, a hardcoded device) have none.
+/// non_blocking_unpinned, repeated_transfer. Checks about structure or style
+/// (an unregistered member, a hardcoded device) have none.
 std::optional<llvm::StringRef> runtimeEventKindOf(llvm::StringRef Check);
 
 /// The event that confirms Finding, or null. A sync confirms

@@ -109,7 +109,8 @@ def main():
 
     for event in report["events"]:
         expect(event.get("kind") in ("mixed_device", "sync",
-                                     "non_blocking_unpinned", "graph_growth"),
+                                     "non_blocking_unpinned", "graph_growth",
+                                     "repeated_transfer"),
                "event kind %r" % event.get("kind"))
         expect(isinstance(event.get("op"), str), "event op")
         expect(isinstance(event.get("count"), int) and event["count"] > 0,
