@@ -23,14 +23,33 @@ and runs torchtidy over it.
                The torchtidy runs compared take turns, three rounds, and
                each keeps its fastest.
 
-usage: shared_pch.py [--identical] [--speed] [--build DIR] [-j N]
-                     [--include-dir DIR] [--limit N]
+  --real       public projects of bench/realworld.list, each as its
+               compile_commands.json would be (realworld.py's flags: the
+               unit's own folders as -I, the project's other header
+               folders after the system's, LibTorch's and third-party
+               headers as -isystem; one build folder per target, the
+               first folder of the unit's path): per project, the share of
+               units parsed against a PCH (--cache-stats), cold torchtidy
+               -p against run-clang-tidy (target <= 0.3), warm against
+               cold (<= 0.05), and the output byte-identical with
+               --no-shared-pch (exit 1 when it is not). --sources holds
+               the repositories as realworld.py takes them; --projects
+               names them (default: three layouts, see DEFAULT_PROJECTS);
+               --limit caps the units per project (default 12).
+               --share-only: only the share of units parsed against a
+               PCH, one cold run per project (--projects all: every
+               project of the list).
+
+usage: shared_pch.py [--identical] [--speed] [--real] [--build DIR] [-j N]
+                     [--include-dir DIR] [--limit N] [--sources DIR]
+                     [--projects owner/name ...] [--baseline TORCHTIDY]
 """
 import argparse
 import difflib
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +58,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROUNDS = 3  # of each torchtidy run compared (not run-clang-tidy's)
+# Three layouts (issue 36): tutorials whose units include their own header
+# first, a CMake project with include/ and src/ folders per target, and a
+# model zoo whose units include many of the project's headers.
+DEFAULT_PROJECTS = ("prabhuomkar/pytorch-cpp", "Omegastick/pytorch-cpp-rl",
+                    "AllentDan/LibtorchSegmentation")
 
 
 def write_project(directory, sources, include_dir, build_directory=None):
@@ -239,6 +263,133 @@ def measure_speed(args, torchtidy, scratch):
             == n_pch.stdout)
 
 
+def real_project(args, repo, scratch):
+    """A public project's compile_commands.json in scratch; its units."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import realworld
+    entries = {entry[0]: entry for entry in
+               realworld.read_list(os.path.join(ROOT, "bench",
+                                                "realworld.list"))}
+    if repo not in entries:
+        print(f"{repo}: not in bench/realworld.list")
+        return None, []
+    _, commit, folders, _ = entries[repo]
+    work = os.path.join(scratch, "real")
+    tree = realworld.export(repo, commit, folders,
+                            os.path.abspath(args.sources), work)
+    if tree is None:
+        print(f"{repo}: not under {args.sources}")
+        return None, []
+    units, header_dirs = realworld.translation_units(tree)
+    units = units[:args.limit or 12]
+    system = ["-isystem", args.include_dir]
+    for extra in realworld.THIRD_PARTY_INCLUDE_DIRS:
+        if os.path.isdir(extra):
+            system += ["-isystem", extra]
+    commands = []
+    for unit in units:
+        target = os.path.relpath(unit, tree).split(os.sep)[0]
+        build = os.path.join(tree, "build", target)
+        os.makedirs(build, exist_ok=True)
+        commands.append({"directory": build, "file": unit, "arguments": [
+            "/usr/bin/c++", "-std=c++17", *system,
+            *realworld.include_flags(unit, tree, header_dirs), "-o",
+            os.path.basename(unit) + ".o", "-c", unit]})
+    with open(os.path.join(tree, "compile_commands.json"), "w") as out:
+        json.dump(commands, out, indent=1)
+    return tree, units
+
+
+def sharing_line(result):
+    lines = [line for line in result.stderr.splitlines()
+             if line.startswith("torchtidy: shared prefix")]
+    return lines[0] if lines else "no sharing line"
+
+
+def measure_real(args, torchtidy, scratch):
+    run_clang_tidy = shutil.which(f"run-clang-tidy-{args.llvm}") or \
+        shutil.which("run-clang-tidy")
+    clang_tidy = shutil.which(f"clang-tidy-{args.llvm}")
+    plugin = subprocess.run([torchtidy, "--print-plugin-path"],
+                            stdout=subprocess.PIPE, text=True,
+                            check=True).stdout.strip()
+    ok = True
+    projects = args.projects
+    if projects == ["all"]:
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        import realworld
+        projects = [entry[0] for entry in realworld.read_list(
+            os.path.join(ROOT, "bench", "realworld.list"))]
+    shared_units = total_units = 0
+    for repo in projects:
+        tree, units = real_project(args, repo, scratch)
+        if not tree or not units:
+            ok = False
+            continue
+        print(f"real: {repo}, {len(units)} units, -j {args.j}")
+        cache = os.path.join(scratch, "real-cache")
+        shutil.rmtree(cache, ignore_errors=True)
+        if args.share_only:
+            # Each unit once (not again for other units'
+            # facts), cold: how many parsed against a PCH.
+            _, cold = torchtidy_run(torchtidy, tree, args.j, "--cache-dir",
+                                    cache, "--cache-stats",
+                                    "--no-project-facts")
+            line = sharing_line(cold)
+            print(f"  {line}")
+            match = re.search(r"(\d+) file\(s\) parsed against", line)
+            shared_units += int(match.group(1)) if match else 0
+            total_units += len(units)
+            shutil.rmtree(cache, ignore_errors=True)
+            continue
+        if args.baseline:
+            base_time, base = torchtidy_run(args.baseline, tree, args.j,
+                                            "--cache-dir", cache,
+                                            "--cache-stats")
+            shutil.rmtree(cache, ignore_errors=True)
+            print(f"  baseline, cold:          {base_time:7.1f} s; "
+                  f"{sharing_line(base)}")
+        cold_time, cold = torchtidy_run(torchtidy, tree, args.j,
+                                        "--cache-dir", cache, "--cache-stats")
+        warm_time, warm = torchtidy_run(torchtidy, tree, args.j,
+                                        "--cache-dir", cache)
+        shutil.rmtree(cache, ignore_errors=True)
+        whole_time, whole = torchtidy_run(torchtidy, tree, args.j,
+                                          "--no-cache", "--no-shared-pch")
+        tidy_time = None
+        if run_clang_tidy and clang_tidy:
+            tidy_time, _ = timed(
+                [run_clang_tidy, "-quiet", "-clang-tidy-binary", clang_tidy,
+                 "-load", plugin, "-checks=-*,libtorch-*", "-p", tree,
+                 # Its file arguments are regular expressions ('+' in
+                 # owner+name).
+                 "-j", str(args.j), *[re.escape(unit) for unit in units]])
+        print(f"  torchtidy -p, cold:      {cold_time:7.1f} s; "
+              f"{sharing_line(cold)}")
+        print(f"  torchtidy -p, warm:      {warm_time:7.1f} s")
+        print(f"  --no-shared-pch:         {whole_time:7.1f} s")
+        if tidy_time:
+            print(f"  run-clang-tidy (module): {tidy_time:7.1f} s")
+            print(f"  cold / run-clang-tidy:   {cold_time / tidy_time:.2f} "
+                  "(target <= 0.3)")
+        print(f"  warm / cold:             {warm_time / cold_time:.3f} "
+              "(target <= 0.05)")
+        same = (whole.stdout == cold.stdout == warm.stdout and
+                whole.returncode == cold.returncode)
+        print(f"  byte-identical with --no-shared-pch: "
+              f"{'yes' if same else 'NO'}")
+        if not same:
+            diff = difflib.unified_diff(whole.stdout.splitlines(),
+                                        cold.stdout.splitlines(), "whole",
+                                        "shared", lineterm="")
+            print("\n".join(list(diff)[:40]))
+        ok &= same
+    if args.share_only and total_units:
+        print(f"real: {shared_units} of {total_units} units parsed against "
+              f"a PCH ({shared_units / total_units:.0%}; target >= 80%)")
+    return ok
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build",
@@ -252,8 +403,17 @@ def main():
                         help="only the first N files (a quick look)")
     parser.add_argument("--identical", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--real", action="store_true")
+    parser.add_argument("--sources", default="/work/.mirror",
+                        help="the repositories, as realworld.py takes them")
+    parser.add_argument("--projects", nargs="*", default=DEFAULT_PROJECTS)
+    parser.add_argument("--share-only", action="store_true",
+                        help="--real: only the share of units parsed "
+                        "against a PCH, cold (--projects all: the list)")
+    parser.add_argument("--baseline", default="",
+                        help="another torchtidy, run cold first (--real)")
     args = parser.parse_args()
-    if not args.identical and not args.speed:
+    if not args.identical and not args.speed and not args.real:
         args.identical = args.speed = True
     torchtidy = os.path.join(args.build, "bin", "torchtidy")
     if not os.path.exists(torchtidy):
@@ -265,6 +425,8 @@ def main():
             ok &= check_identical(args, torchtidy, scratch)
         if args.speed:
             ok &= measure_speed(args, torchtidy, scratch)
+        if args.real:
+            ok &= measure_real(args, torchtidy, scratch)
     return 0 if ok else 1
 
 

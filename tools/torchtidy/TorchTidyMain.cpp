@@ -540,9 +540,9 @@ void setUpCache(LintSetup &Setup, const std::optional<std::string> &BuildDir,
 
 /// Files that start with the same system includes under the same flags
 /// parse against one PCH of that start: kept with the cache, or for this
-/// run only without one.
+/// run only without one. One file alone parses against a kept one.
 void setUpSharedPch(LintSetup &Setup, size_t InputCount, const char *Argv0) {
-  if (!NoSharedPch && InputCount >= 2) {
+  if (!NoSharedPch && (InputCount >= 2 || Setup.Cache)) {
     llvm::SmallString<256> PchDirectory = Setup.CacheDirectory;
     if (Setup.Cache) {
       llvm::sys::path::append(PchDirectory, "pch");

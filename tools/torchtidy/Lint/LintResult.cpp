@@ -19,6 +19,13 @@ bool isCompilerError(const Finding &F) {
   return F.DiagnosticName == "clang-diagnostic-error";
 }
 
+bool isMissingIncludeError(const Finding &F) {
+  // err_pp_file_not_found, a fatal error; its non-fatal sibling suggests a
+  // name ("..., did you mean '...'?") and is not this.
+  return isCompilerError(F) &&
+         llvm::StringRef(F.Message.Message).ends_with("' file not found");
+}
+
 std::string absolutePath(const Finding &F, llvm::StringRef Path) {
   if (Path.empty() || llvm::sys::path::is_absolute(Path))
     return Path.str();

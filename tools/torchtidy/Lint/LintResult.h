@@ -35,6 +35,11 @@ struct FileResult {
 /// A compiler error rather than a check's finding.
 bool isCompilerError(const Finding &F);
 
+/// Whether F is the compiler's fatal error for an `#include` whose file is
+/// nowhere on the include path: where the parse stopped, whatever came
+/// before it.
+bool isMissingIncludeError(const Finding &F);
+
 /// A path named in a finding (its file, a note's, a fix's), made absolute:
 /// clang-tidy keeps them relative to the compile command's directory.
 std::string absolutePath(const Finding &F, llvm::StringRef Path);

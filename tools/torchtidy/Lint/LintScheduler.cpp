@@ -265,8 +265,14 @@ static FileResult lintWithPrefix(LintSession &Session,
     Result = Session.lintFile(Database, File, Prefix->PchPath, Facts);
     // Never a different result for sharing: a unit that does not parse
     // against the prefix (a header that is not include-guarded, a stale
-    // PCH) is parsed again on its own, with its own errors.
-    if (llvm::any_of(Result.Findings, isCompilerError)) {
+    // PCH) is parsed again on its own, with its own errors. Not one whose
+    // only errors are headers missing from the include path (a third-party
+    // library not installed): the parse stops at the first, with the PCH or
+    // without, and the PCH built, so none is in the prefix.
+    auto ErrorOfTheParse = [](const Finding &F) {
+      return isCompilerError(F) && !isMissingIncludeError(F);
+    };
+    if (llvm::any_of(Result.Findings, ErrorOfTheParse)) {
       Result = Session.lintFile(Database, File, "", Facts);
     } else {
       Request.Sharing->countUnitParsedAgainstPch();

@@ -21,13 +21,16 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Inclusions/StandardLibrary.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -38,18 +41,90 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <tuple>
 
 using namespace clang;
 
 namespace torchtidy {
 
-std::string sharedPrefixOf(llvm::StringRef Source) {
+namespace {
+
+/// Follows a unit's include tree from its first line to its first token
+/// that is not a preprocessor directive, collecting the `#include <...>`
+/// lines met on the way, in the order the preprocessor meets them. Allowed
+/// on the way, besides those: `#include "..."` of a header found in
+/// QuoteDirs (entered and followed), `#pragma once`, an include guard
+/// (`#ifndef G` then `#define G`, and its `#endif`), and `#undef` of a name
+/// nothing has defined. Anything else (a macro defined or undefined, a
+/// conditional, another pragma, a directive continued on the next line)
+/// ends the walk: it may change how what follows parses.
+class PrefixWalk {
+public:
+  PrefixWalk(llvm::ArrayRef<std::string> QuoteDirs,
+             llvm::ArrayRef<std::string> CommandLineMacros)
+      : QuoteDirs(QuoteDirs), CommandLineMacros(CommandLineMacros) {}
+
+  /// The `#include <...>` lines up to and including LibTorch's last.
+  std::string prefixOf(llvm::StringRef Directory, llvm::StringRef Source) {
+    walk(Directory, Source, /*Depth=*/0);
+    return Prefix;
+  }
+
+private:
+  enum class Next { Continue, Stop };
+
+  Next walk(llvm::StringRef Directory, llvm::StringRef Source, unsigned Depth);
+  /// Walks the project's header `#include "Name"` names; none when it is
+  /// not in the includer's folder or the unit's quote and -I folders.
+  std::optional<Next> enterQuoted(llvm::StringRef Name,
+                                  llvm::StringRef Directory, unsigned Depth);
+
+  /// Whether `#undef Name` here undefines nothing: no macro of that name
+  /// was defined by the command line, the compiler or the walk (which
+  /// defines only include guards).
+  bool undefinesNothing(llvm::StringRef Name) const;
+
+  llvm::ArrayRef<std::string> QuoteDirs;
+  llvm::ArrayRef<std::string> CommandLineMacros;
+  llvm::StringSet<> GuardsDefined;
+  std::string Leading; // every #include <...> line met so far
+  std::string Prefix;  // Leading, up to LibTorch's last
+  llvm::StringSet<> Entered;
+};
+
+/// The text of a directive line after `#` and its keyword, or none when
+/// Line is not that directive.
+std::optional<llvm::StringRef> directiveArgument(llvm::StringRef Line,
+                                                 llvm::StringRef Keyword) {
+  llvm::StringRef Directive = Line.drop_front().ltrim(" \t");
+  if (!Directive.consume_front(Keyword))
+    return std::nullopt;
+  if (!Directive.empty() && !llvm::isSpace(Directive.front()) &&
+      Directive.front() != '<' && Directive.front() != '"')
+    return std::nullopt; // #includes, #ifndefx
+  return Directive.trim();
+}
+
+/// An identifier alone (a guard's name), comments after it aside.
+std::optional<llvm::StringRef> soleIdentifier(llvm::StringRef Text) {
+  llvm::StringRef Name =
+      Text.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+  llvm::StringRef Rest = Text.drop_front(Name.size()).trim();
+  if (Name.empty() || llvm::isDigit(Name.front()) ||
+      (!Rest.empty() && !Rest.starts_with("//")))
+    return std::nullopt;
+  return Name;
+}
+
+PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
+                                  llvm::StringRef Source, unsigned Depth) {
   Source.consume_front("\xef\xbb\xbf"); // a UTF-8 byte order mark
-  // Every leading #include <...> so far, and those up to LibTorch's last.
-  std::string Leading;
-  std::string Prefix;
+  std::optional<std::string> GuardPending; // after #ifndef, before #define
+  bool GuardOpen = false;
   while (true) {
     Source = Source.ltrim();
+    if (Source.empty())
+      return GuardPending || GuardOpen ? Next::Stop : Next::Continue;
     if (Source.consume_front("//")) {
       Source = Source.drop_until([](char C) { return C == '\n'; });
       continue;
@@ -57,36 +132,139 @@ std::string sharedPrefixOf(llvm::StringRef Source) {
     if (Source.consume_front("/*")) {
       size_t End = Source.find("*/");
       if (End == llvm::StringRef::npos)
-        return Prefix;
+        return Next::Stop;
       Source = Source.drop_front(End + 2);
       continue;
     }
     if (!Source.starts_with("#"))
-      return Prefix;
+      return Next::Stop;
     llvm::StringRef Line = Source.take_until([](char C) { return C == '\n'; });
-    // A directive continued on the next line, or a comment that starts on it
-    // and runs on, ends the prefix rather than be half understood.
-    if (Line.contains('\\') || Line.contains("/*"))
-      return Prefix;
-    llvm::StringRef Directive = Line.drop_front().ltrim(" \t");
-    if (!Directive.consume_front("include"))
-      return Prefix;
-    Directive = Directive.ltrim(" \t");
-    if (!Directive.starts_with("<"))
-      return Prefix;
-    size_t Close = Directive.find('>');
-    if (Close == llvm::StringRef::npos)
-      return Prefix;
-    llvm::StringRef Rest = Directive.drop_front(Close + 1).trim();
-    if (!Rest.empty() && !Rest.starts_with("//"))
-      return Prefix;
-    Leading += "#include ";
-    Leading += Directive.take_front(Close + 1);
-    Leading += "\n";
-    if (isLibTorchHeaderName(Directive.slice(1, Close)))
-      Prefix = Leading;
     Source = Source.drop_front(Line.size());
+    // A directive continued on the next line, or a comment that starts on it
+    // and runs on, ends the walk rather than be half understood.
+    if (Line.contains('\\') || Line.contains("/*"))
+      return Next::Stop;
+    if (GuardPending) {
+      std::optional<llvm::StringRef> Defined =
+          directiveArgument(Line, "define");
+      if (!Defined ||
+          soleIdentifier(*Defined) != llvm::StringRef(*GuardPending))
+        return Next::Stop;
+      GuardsDefined.insert(*GuardPending);
+      GuardPending.reset();
+      GuardOpen = true;
+      continue;
+    }
+    // Qt's `#undef slots` before LibTorch's headers, with nothing defined.
+    if (std::optional<llvm::StringRef> Undefined =
+            directiveArgument(Line, "undef")) {
+      std::optional<llvm::StringRef> Name = soleIdentifier(*Undefined);
+      if (!Name || !undefinesNothing(*Name))
+        return Next::Stop;
+      continue;
+    }
+    if (std::optional<llvm::StringRef> Pragma =
+            directiveArgument(Line, "pragma")) {
+      if (soleIdentifier(*Pragma) != llvm::StringRef("once"))
+        return Next::Stop;
+      continue;
+    }
+    if (std::optional<llvm::StringRef> Guard =
+            directiveArgument(Line, "ifndef")) {
+      std::optional<llvm::StringRef> Name = soleIdentifier(*Guard);
+      if (Depth == 0 || GuardOpen || !Name)
+        return Next::Stop;
+      GuardPending = Name->str();
+      continue;
+    }
+    if (std::optional<llvm::StringRef> End = directiveArgument(Line, "endif")) {
+      if (!GuardOpen)
+        return Next::Stop;
+      GuardOpen = false;
+      continue;
+    }
+    std::optional<llvm::StringRef> Included =
+        directiveArgument(Line, "include");
+    if (!Included || Included->empty())
+      return Next::Stop;
+    char Close = Included->front() == '<' ? '>' : '"';
+    size_t CloseAt = Included->find(Close, 1);
+    if (CloseAt == llvm::StringRef::npos)
+      return Next::Stop;
+    llvm::StringRef Name = Included->slice(1, CloseAt);
+    llvm::StringRef Rest = Included->drop_front(CloseAt + 1).trim();
+    if (Name.empty() || (!Rest.empty() && !Rest.starts_with("//")))
+      return Next::Stop;
+    if (Close == '"') {
+      std::optional<Next> Walked = enterQuoted(Name, Directory, Depth);
+      if (Walked == Next::Stop)
+        return Next::Stop;
+      // Not the project's: the preprocessor goes on to look for it where
+      // it looks for <Name>.
+      if (Walked)
+        continue;
+    }
+    Leading += "#include <" + Name.str() + ">\n";
+    if (isLibTorchHeaderName(Name))
+      Prefix = Leading;
   }
+}
+
+bool PrefixWalk::undefinesNothing(llvm::StringRef Name) const {
+  // The compiler predefines reserved names (__GNUC__, _LP64) and, in GNU
+  // modes, a few plain ones.
+  if (Name.starts_with("__") ||
+      (Name.size() > 1 && Name[0] == '_' && llvm::isUpper(Name[1])) ||
+      llvm::is_contained({"linux", "unix", "i386"}, Name))
+    return false;
+  return !GuardsDefined.contains(Name) &&
+         !llvm::is_contained(CommandLineMacros, Name);
+}
+
+std::optional<PrefixWalk::Next>
+PrefixWalk::enterQuoted(llvm::StringRef Name, llvm::StringRef Directory,
+                        unsigned Depth) {
+  // Deep enough for a project's own headers; a cycle ends here too.
+  constexpr unsigned MaxDepth = 8;
+  if (Depth >= MaxDepth || llvm::sys::path::is_absolute(Name))
+    return Next::Stop;
+  // The includer's folder first, then the unit's quote and -I folders, as
+  // the preprocessor looks.
+  std::vector<std::string> Folders{Directory.str()};
+  llvm::append_range(Folders, QuoteDirs);
+  llvm::SmallString<256> Found;
+  for (llvm::StringRef Folder : Folders) {
+    llvm::SmallString<256> Candidate(Folder);
+    llvm::sys::path::append(Candidate, Name);
+    if (llvm::sys::fs::is_regular_file(Candidate)) {
+      Found = Candidate;
+      break;
+    }
+  }
+  if (Found.empty())
+    return std::nullopt;
+  llvm::sys::path::remove_dots(Found, /*remove_dot_dot=*/true);
+  // A header met twice is guarded (or the walk had stopped): a no-op.
+  if (!Entered.insert(Found).second)
+    return Next::Continue;
+  auto Header = llvm::MemoryBuffer::getFile(Found);
+  if (!Header)
+    return Next::Stop;
+  return walk(llvm::sys::path::parent_path(Found), (*Header)->getBuffer(),
+              Depth + 1);
+}
+
+} // namespace
+
+std::string sharedPrefixOf(llvm::StringRef Source) {
+  return PrefixWalk({}, {}).prefixOf("", Source);
+}
+
+std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
+                           llvm::ArrayRef<std::string> QuoteDirs,
+                           llvm::ArrayRef<std::string> CommandLineMacros) {
+  return PrefixWalk(QuoteDirs, CommandLineMacros)
+      .prefixOf(llvm::sys::path::parent_path(File), Source);
 }
 
 /// A C++ source by its name, as the driver decides without -x.
@@ -96,8 +274,28 @@ static bool isCxxSource(llvm::StringRef File) {
       {".cpp", ".cc", ".cxx", ".c++", ".cp", ".C", ".CPP"}, Extension);
 }
 
-std::optional<std::vector<std::string>>
-shareableFlags(const tooling::CompileCommand &Command) {
+/// An include folder option, as the unit wrote it: Option alone or joined
+/// to its folder.
+struct IncludeFolderOption {
+  llvm::StringRef Option;
+  bool User; // the project's (-I, -iquote, -idirafter), not the system's
+};
+
+static std::optional<IncludeFolderOption>
+includeFolderOption(llvm::StringRef Arg) {
+  // Longest first: -isystem is not -i + "system".
+  static constexpr IncludeFolderOption Options[] = {
+      {"-isystem-after", false}, {"-cxx-isystem", false}, {"-idirafter", true},
+      {"-isystem", false},       {"-iquote", true},       {"-isysroot", false},
+      {"--sysroot=", false},     {"--sysroot", false},    {"-I", true}};
+  for (const IncludeFolderOption &Candidate : Options)
+    if (Arg.starts_with(Candidate.Option))
+      return Candidate;
+  return std::nullopt;
+}
+
+std::optional<ShareableCommand>
+shareableCommand(const tooling::CompileCommand &Command) {
   // What ClangTool does to every command before the lint parses it.
   std::vector<std::string> Args = Command.CommandLine;
   for (const tooling::ArgumentsAdjuster &Adjust :
@@ -107,7 +305,17 @@ shareableFlags(const tooling::CompileCommand &Command) {
     Args = Adjust(Args, Command.Filename);
   if (Args.empty() || !isCxxSource(Command.Filename))
     return std::nullopt;
-  std::vector<std::string> Flags;
+  ShareableCommand Result;
+  auto Absolute = [&](llvm::StringRef Folder) {
+    // "=..." and "$SYSROOT..." are relative to the sysroot, not here.
+    llvm::SmallString<256> Path;
+    if (!llvm::sys::path::is_absolute(Folder) && !Folder.starts_with("=") &&
+        !Folder.starts_with("$SYSROOT"))
+      Path = Command.Directory;
+    llvm::sys::path::append(Path, Folder);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+    return std::string(Path);
+  };
   unsigned FileMentions = 0;
   for (size_t I = 0; I < Args.size(); ++I) {
     llvm::StringRef Arg = Args[I];
@@ -123,11 +331,39 @@ shareableFlags(const tooling::CompileCommand &Command) {
         (Arg == "-Xclang" && I + 1 < Args.size() &&
          llvm::StringRef(Args[I + 1]).starts_with("-include")))
       return std::nullopt;
-    Flags.push_back(Args[I]);
+    if (Arg.starts_with("-D") || Arg.starts_with("-U")) {
+      llvm::StringRef Macro = Arg.drop_front(2);
+      if (Macro.empty() && I + 1 < Args.size())
+        Macro = Args[I + 1];
+      Result.CommandLineMacros.push_back(
+          Macro.take_until([](char C) { return C == '=' || C == '('; }).str());
+    }
+    std::optional<IncludeFolderOption> Include =
+        I > 0 ? includeFolderOption(Arg) : std::nullopt;
+    if (!Include) {
+      Result.Flags.push_back(Args[I]);
+      // A relative path the compiler resolves against the unit's folder.
+      if (I > 0 && !Arg.starts_with("-") && (Arg.contains('/') || Arg == ".") &&
+          !llvm::sys::path::is_absolute(Arg))
+        Result.DependsOnDirectory = true;
+      continue;
+    }
+    llvm::StringRef Folder = Arg.drop_front(Include->Option.size());
+    if (Folder.empty()) {
+      if (I + 1 == Args.size())
+        return std::nullopt;
+      Folder = Args[++I];
+    }
+    std::string Option = Include->Option.rtrim('=').str();
+    if (Include->User)
+      Result.UserIncludeFolders.push_back(
+          {Result.Flags.size(), Option, Absolute(Folder)});
+    Result.Flags.push_back(Option);
+    Result.Flags.push_back(Absolute(Folder));
   }
   if (FileMentions != 1)
     return std::nullopt;
-  return Flags;
+  return Result;
 }
 
 static std::string hexHash(llvm::StringRef Bytes) {
@@ -166,8 +402,10 @@ private:
 /// Clang's PCH generation, noting user headers and every file read.
 class PrefixPchAction : public GeneratePCHAction {
 public:
-  PrefixPchAction(bool &SawUserHeader, std::vector<std::string> &Inputs)
-      : SawUserHeader(SawUserHeader), Inputs(Inputs) {}
+  PrefixPchAction(bool &SawUserHeader, std::vector<std::string> &Inputs,
+                  std::vector<std::string> &SearchFolders)
+      : SawUserHeader(SawUserHeader), Inputs(Inputs),
+        SearchFolders(SearchFolders) {}
 
   bool BeginSourceFileAction(CompilerInstance &Compiler) override {
     Compiler.getPreprocessor().addPPCallbacks(
@@ -179,20 +417,27 @@ public:
   void EndSourceFileAction() override {
     CompilerInstance &Compiler = getCompilerInstance();
     const SourceManager &Sources = Compiler.getSourceManager();
-    for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end();
-         ++It) {
-      llvm::SmallString<256> Absolute(It->first.getName());
+    auto AbsolutePath = [&](llvm::StringRef Name) {
+      llvm::SmallString<256> Absolute(Name);
       Compiler.getVirtualFileSystem().makeAbsolute(Absolute);
       // Not "..": through a symlinked directory it names another place.
       llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
-      Inputs.push_back(std::string(Absolute));
-    }
+      return std::string(Absolute);
+    };
+    for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end(); ++It)
+      Inputs.push_back(AbsolutePath(It->first.getName()));
+    HeaderSearch &Search = Compiler.getPreprocessor().getHeaderSearchInfo();
+    for (auto It = Search.search_dir_begin(); It != Search.search_dir_end();
+         ++It)
+      if (OptionalDirectoryEntryRef Folder = It->getDirRef())
+        SearchFolders.push_back(AbsolutePath(Folder->getName()));
     GeneratePCHAction::EndSourceFileAction();
   }
 
 private:
   bool &SawUserHeader;
   std::vector<std::string> &Inputs;
+  std::vector<std::string> &SearchFolders;
 };
 
 class PrefixPchActionFactory : public tooling::FrontendActionFactory {
@@ -201,7 +446,8 @@ public:
       : OutputFile(std::move(OutputFile)) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<PrefixPchAction>(SawUserHeader, Inputs);
+    return std::make_unique<PrefixPchAction>(SawUserHeader, Inputs,
+                                             SearchFolders);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -221,6 +467,7 @@ public:
 
   bool SawUserHeader = false;
   std::vector<std::string> Inputs;
+  std::vector<std::string> SearchFolders;
 
 private:
   std::string OutputFile;
@@ -262,6 +509,9 @@ struct SharedPrefixPch::Group {
   bool Prepared = false;
   bool Ready = false; // a PCH in Current
   Prefix Current;
+  /// The folders the build searched, in order: what the PCH's headers were
+  /// found as (a name relative to one of them).
+  std::vector<std::string> SearchFolders;
 };
 
 SharedPrefixPch::SharedPrefixPch(std::string Directory,
@@ -271,30 +521,97 @@ SharedPrefixPch::SharedPrefixPch(std::string Directory,
 
 SharedPrefixPch::~SharedPrefixPch() = default;
 
+/// The header names of a prefix's lines.
+static std::vector<llvm::StringRef> headerNamesOf(llvm::StringRef PrefixText) {
+  std::vector<llvm::StringRef> Names;
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  PrefixText.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines)
+    Names.push_back(Line.drop_until([](char C) { return C == '<'; })
+                        .drop_front()
+                        .take_until([](char C) { return C == '>'; }));
+  return Names;
+}
+
 void SharedPrefixPch::add(llvm::StringRef File,
                           const tooling::CompileCommand &Command) {
-  std::optional<std::vector<std::string>> Flags = shareableFlags(Command);
+  std::optional<ShareableCommand> Shareable = shareableCommand(Command);
   auto Source = llvm::MemoryBuffer::getFile(File);
-  std::string PrefixText = Source ? sharedPrefixOf((*Source)->getBuffer()) : "";
-  if (!Flags || PrefixText.empty()) {
+  if (!Shareable || !Source) {
     ++NotShareable;
     return;
   }
-  std::string KeyText = ToolIdentity + '\0' + Command.Directory + '\0' +
-                        llvm::join(*Flags, std::string(1, '\0')) + '\0' +
-                        PrefixText;
-  std::string Key = hexHash(KeyText);
-  auto [It, New] = GroupOfKey.try_emplace(Key, Groups.size());
-  if (New) {
-    auto G = std::make_unique<Group>();
-    G->Key = Key;
-    G->PrefixText = std::move(PrefixText);
-    G->WorkingDirectory = Command.Directory;
-    G->Flags = std::move(*Flags);
-    Groups.push_back(std::move(G));
+  std::vector<std::string> QuoteDirs;
+  for (const ShareableCommand::Folder &Folder : Shareable->UserIncludeFolders)
+    if (Folder.Option != "-idirafter")
+      QuoteDirs.push_back(Folder.Path);
+  std::string PrefixText = sharedPrefixOf(
+      File, (*Source)->getBuffer(), QuoteDirs, Shareable->CommandLineMacros);
+  if (PrefixText.empty()) {
+    ++NotShareable;
+    return;
   }
-  Groups[It->second]->Files.push_back(File.str());
-  GroupOfFile[File.str()] = It->second;
+  // The project's own include folders are not the group's, unless one holds
+  // a header the prefix names (LibTorch given with -I): units of different
+  // targets share. A folder that holds a header the prefix reaches deeper
+  // down is found once the PCH lists what it read (prefixFor()).
+  std::vector<llvm::StringRef> Names = headerNamesOf(PrefixText);
+  std::vector<std::string> Flags;
+  std::vector<std::string> Dropped; // those that may hide a system header
+  auto Folder = Shareable->UserIncludeFolders.begin();
+  for (size_t I = 0; I < Shareable->Flags.size(); ++I) {
+    if (Folder != Shareable->UserIncludeFolders.end() &&
+        Folder->Position == I) {
+      bool HoldsPrefixHeader = llvm::any_of(Names, [&](llvm::StringRef Name) {
+        llvm::SmallString<256> Candidate(Folder->Path);
+        llvm::sys::path::append(Candidate, Name);
+        return llvm::sys::fs::exists(Candidate);
+      });
+      if (!HoldsPrefixHeader) {
+        // A folder searched after the system's cannot hide their headers.
+        if (Folder->Option != "-idirafter")
+          Dropped.push_back(Folder->Path);
+        ++Folder;
+        ++I; // and the folder after its option
+        continue;
+      }
+      ++Folder;
+    }
+    Flags.push_back(Shareable->Flags[I]);
+  }
+  // Every start of the prefix that ends at a LibTorch header is a PCH the
+  // unit could parse against: plan() picks the one most units share.
+  Unit U;
+  U.File = File.str();
+  U.Directory = Command.Directory;
+  U.FlagsKey =
+      ToolIdentity + '\0' +
+      (Shareable->DependsOnDirectory ? Command.Directory : std::string()) +
+      '\0' + llvm::join(Flags, std::string(1, '\0'));
+  U.Flags = std::move(Flags);
+  auto AddCuts = [&](llvm::ArrayRef<llvm::StringRef> Lines) {
+    std::string Leading;
+    for (llvm::StringRef Name : Lines) {
+      Leading += "#include <" + Name.str() + ">\n";
+      if (isLibTorchHeaderName(Name))
+        U.Cuts.push_back(Leading);
+    }
+  };
+  AddCuts(Names);
+  // Standard library headers "may be included in any order" ([using.headers]):
+  // those before LibTorch's first may come after it, so the unit also parses
+  // against the PCH of the prefix without them (`<chrono>`, `<memory>`,
+  // `<torch/torch.h>` against `<torch/torch.h>`). Not the project's own
+  // headers', nor a system library's, whose order is theirs.
+  auto FirstLibTorch = llvm::find_if(Names, isLibTorchHeaderName);
+  if (FirstLibTorch != Names.begin() &&
+      std::all_of(Names.begin(), FirstLibTorch, [](llvm::StringRef Name) {
+        return tooling::stdlib::Header::named("<" + Name.str() + ">")
+            .has_value();
+      }))
+    AddCuts(llvm::ArrayRef(Names).drop_front(FirstLibTorch - Names.begin()));
+  FoldersLeftOut[U.File] = std::move(Dropped);
+  Units.push_back(std::move(U));
 }
 
 std::string SharedPrefixPch::pathOf(const Group &G,
@@ -304,7 +621,52 @@ std::string SharedPrefixPch::pathOf(const Group &G,
   return std::string(Path);
 }
 
+void SharedPrefixPch::group() {
+  auto KeyOf = [](const Unit &U, const std::string &Cut) {
+    return hexHash(U.FlagsKey + '\0' + Cut);
+  };
+  std::map<std::string, unsigned> UnitsWithCut;
+  for (const Unit &U : Units)
+    for (const std::string &Cut : U.Cuts)
+      ++UnitsWithCut[KeyOf(U, Cut)];
+  // A PCH kept from an earlier run first (linting one file of a project
+  // finds the project's), then the start most units share, then the
+  // longest: every start of a unit's prefix parses as the unit does.
+  for (Unit &U : Units) {
+    std::tuple<bool, unsigned, size_t> Best{false, 0, 0};
+    const std::string *Chosen = nullptr;
+    std::string ChosenKey;
+    for (const std::string &Cut : U.Cuts) {
+      std::string Key = KeyOf(U, Cut);
+      llvm::SmallString<256> Listing(Directory);
+      llvm::sys::path::append(Listing, Key + ".inputs");
+      auto Kept = llvm::MemoryBuffer::getFile(Listing);
+      bool KeptPch = Kept && (*Kept)->getBuffer().starts_with("pch\n");
+      std::tuple<bool, unsigned, size_t> Score{KeptPch, UnitsWithCut[Key],
+                                               Cut.size()};
+      if (!Chosen || Score > Best) {
+        Best = Score;
+        Chosen = &Cut;
+        ChosenKey = std::move(Key);
+      }
+    }
+    auto [It, New] = GroupOfKey.try_emplace(ChosenKey, Groups.size());
+    if (New) {
+      auto G = std::make_unique<Group>();
+      G->Key = ChosenKey;
+      G->PrefixText = *Chosen;
+      G->WorkingDirectory = U.Directory;
+      G->Flags = U.Flags;
+      Groups.push_back(std::move(G));
+    }
+    Groups[It->second]->Files.push_back(U.File);
+    GroupOfFile[U.File] = It->second;
+  }
+  Units.clear();
+}
+
 std::vector<size_t> SharedPrefixPch::plan(unsigned Jobs) {
+  group();
   std::vector<size_t> ToPrepare;
   for (size_t I = 0; I < Groups.size(); ++I) {
     Group &G = *Groups[I];
@@ -395,7 +757,43 @@ SharedPrefixPch::prefixFor(llvm::StringRef File) {
     std::unique_lock<std::mutex> Lock(PreparedLock);
     PreparedChanged.wait(Lock, [&] { return G.Prepared; });
   }
-  return G.Ready ? &G.Current : nullptr;
+  if (!G.Ready)
+    return nullptr;
+  // The PCH was built without the unit's own include folders: one that
+  // holds a header of the same name as one the PCH read may hide it from
+  // this unit, which then parses whole.
+  auto LeftOut = FoldersLeftOut.find(File);
+  if (LeftOut != FoldersLeftOut.end() &&
+      llvm::any_of(LeftOut->second, [&](const std::string &Folder) {
+        return mayHidePrefixHeader(It->second, Folder);
+      }))
+    return nullptr;
+  return &G.Current;
+}
+
+bool SharedPrefixPch::mayHidePrefixHeader(size_t Index,
+                                          const std::string &Folder) {
+  std::lock_guard<std::mutex> Lock(HidingLock);
+  auto [Known, New] = Hiding.try_emplace({Index, Folder}, true);
+  if (!New)
+    return Known->second;
+  const Group &G = *Groups[Index];
+  // Without the build's search folders (a listing written before they were
+  // kept) nothing can be told: hidden, to be safe.
+  if (G.SearchFolders.empty())
+    return true;
+  for (const std::string &Input : G.Current.Inputs)
+    for (const std::string &Searched : G.SearchFolders) {
+      llvm::StringRef Relative(Input);
+      if (!Relative.consume_front(Searched) || !Relative.consume_front("/"))
+        continue;
+      llvm::SmallString<256> Candidate(Folder);
+      llvm::sys::path::append(Candidate, Relative);
+      if (llvm::sys::fs::exists(Candidate))
+        return true;
+    }
+  Known->second = false;
+  return false;
 }
 
 static llvm::StringRef outcomeName(SharedPrefixPch::Outcome O) {
@@ -425,8 +823,12 @@ SharedPrefixPch::lastOutcome(Group &G) const {
       Recorded = O;
   if (!Recorded)
     return std::nullopt;
-  std::vector<std::string> Inputs;
+  std::vector<std::string> Inputs, SearchFolders;
   for (llvm::StringRef Line : llvm::drop_begin(Lines)) {
+    if (Line.consume_front("search ")) {
+      SearchFolders.push_back(Line.str());
+      continue;
+    }
     auto [Size, Rest] = Line.split(' ');
     auto [Mtime, Path] = Rest.split(' ');
     llvm::sys::fs::file_status Status;
@@ -445,6 +847,7 @@ SharedPrefixPch::lastOutcome(Group &G) const {
     if (!llvm::sys::fs::exists(pathOf(G, ".pch")))
       return std::nullopt;
     G.Current.Inputs = std::move(Inputs);
+    G.SearchFolders = std::move(SearchFolders);
   }
   return Recorded;
 }
@@ -516,6 +919,8 @@ bool SharedPrefixPch::build(Group &G) {
   llvm::sys::fs::remove(Temporary);
 
   std::string Listing = outcomeName(Result).str() + "\n";
+  for (const std::string &Folder : Factory.SearchFolders)
+    Listing += "search " + Folder + "\n";
   llvm::sort(Factory.Inputs);
   Factory.Inputs.erase(
       std::unique(Factory.Inputs.begin(), Factory.Inputs.end()),
@@ -549,6 +954,7 @@ bool SharedPrefixPch::build(Group &G) {
     return false;
   G.Current.PchPath = Pch;
   G.Current.Inputs = std::move(Inputs);
+  G.SearchFolders = std::move(Factory.SearchFolders);
   return true;
 }
 

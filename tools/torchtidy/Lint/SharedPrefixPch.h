@@ -1,16 +1,22 @@
 //===--- SharedPrefixPch.h - One parse of LibTorch per project --*- C++ -*-===//
 //
 // Parsing <torch/torch.h> is most of what linting a LibTorch file costs, and
-// every file of a project parses it again. Translation units that start with
-// the same system includes under the same compile flags share one
-// precompiled header of that prefix: built once per group, kept in the cache
-// directory, and parsed against by each unit of the group.
+// every file of a project parses it again. Translation units that reach the
+// same system includes first, through their own headers too, under the same
+// flags for the system headers share one precompiled header of that prefix:
+// built once per group, kept in the cache directory, and parsed against by
+// each unit of the group.
 //
 // Sharing never changes a finding:
-// - the prefix is the run of `#include <...>` lines before any other token,
-//   up to LibTorch's last, and a prefix that reaches a header outside the
-//   system include paths is not shared (no check reports in system headers; a
-//   user header inside a PCH would be skipped by the checks);
+// - the prefix is the `#include <...>` lines met before any other token,
+//   following the unit's own headers past include guards, up to LibTorch's
+//   last; any other directive on the way ends it;
+// - a prefix that reaches a header outside the system include paths is not
+//   shared (no check reports in system headers; a user header inside a PCH
+//   would be skipped by the checks);
+// - a unit's own include folders are not in its group's flags, unless one
+//   holds a header the prefix names; a unit with one that may hide a header
+//   the PCH read is parsed whole;
 // - a unit whose command line already force-includes something (-include,
 //   -include-pch, -imacros) or has several commands is parsed as before;
 // - a unit that does not parse against the PCH is parsed again without it.
@@ -36,21 +42,51 @@
 
 namespace torchtidy {
 
-/// The part of a source file's start that units share: its leading
-/// `#include <...>` directives (before any other token, comments and blank
-/// lines aside) up to and including the last of LibTorch's headers, one per
-/// line. Empty when the file does not start with them. Ending at LibTorch
-/// keeps the prefix a fact of the file alone (the same every run, so a kept
-/// PCH is found again), and shared by files that go on to include
-/// different standard headers.
+/// The part of a source file's start that units share: the `#include <...>`
+/// directives met before its first token that is not a directive, one per
+/// line, up to and including the last of LibTorch's headers. The walk
+/// follows `#include "own.h"` into the project's headers found in the
+/// includer's folder or QuoteDirs (the unit's -iquote and -I folders, in
+/// order), past `#pragma once`, include guards and an `#undef` of a name
+/// nothing defined (not the compiler, CommandLineMacros or a guard); a
+/// quoted include found in none of them is looked for as `<...>`, as the
+/// preprocessor does. Any other directive (a macro defined or undefined, a
+/// conditional, another pragma) ends it: what follows may parse
+/// differently. Empty when no
+/// LibTorch header is met. Ending at LibTorch keeps the prefix a fact of
+/// the file and its headers (the same every run, so a kept PCH is found
+/// again), and shared by files that go on to include different standard
+/// headers.
+std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
+                           llvm::ArrayRef<std::string> QuoteDirs,
+                           llvm::ArrayRef<std::string> CommandLineMacros);
+/// The same, for a source whose quoted includes cannot be found.
 std::string sharedPrefixOf(llvm::StringRef Source);
 
-/// The compile command of a unit as the lint will run it, reduced to what
-/// decides whether two units may share a prefix: no input file, no output or
-/// dependency-file options. None when the unit may not share (several
-/// commands, forced includes, a language other than C++).
-std::optional<std::vector<std::string>>
-shareableFlags(const clang::tooling::CompileCommand &Command);
+/// A unit's compile command as it decides which units may share a prefix.
+struct ShareableCommand {
+  /// The command as the lint will run it, without the input file, output
+  /// and dependency-file options; every include folder absolute and
+  /// separate from its option.
+  std::vector<std::string> Flags;
+  /// The project's include folders (-I, -iquote, -idirafter), in order:
+  /// where in Flags their option is.
+  struct Folder {
+    size_t Position;
+    std::string Option;
+    std::string Path;
+  };
+  std::vector<Folder> UserIncludeFolders;
+  /// The names -D and -U give.
+  std::vector<std::string> CommandLineMacros;
+  /// Some other argument is a relative path: the working folder matters.
+  bool DependsOnDirectory = false;
+};
+
+/// None when the unit may not share (several commands, forced includes, a
+/// language other than C++).
+std::optional<ShareableCommand>
+shareableCommand(const clang::tooling::CompileCommand &Command);
 
 /// The groups of one run and their precompiled headers.
 class SharedPrefixPch {
@@ -60,12 +96,15 @@ public:
   SharedPrefixPch(std::string Directory, std::string ToolIdentity);
   ~SharedPrefixPch();
 
-  /// Puts a unit about to be linted in its group, if it may share: Command
-  /// is its compile command after torchtidy's argument adjusters.
+  /// Notes a unit about to be linted, if it may share: Command is its
+  /// compile command after torchtidy's argument adjusters. plan() puts it in
+  /// a group.
   void add(llvm::StringRef File, const clang::tooling::CompileCommand &Command);
 
-  /// The groups whose PCH is worth preparing for this run: the last one
-  /// built is still current, or more units share it than there are workers.
+  /// Groups the units added (each by the start of its prefix that a kept
+  /// PCH has, else that most units share), then returns the groups whose
+  /// PCH is worth preparing for this run: the last one built is still
+  /// current, or more units share it than there are workers.
   std::vector<size_t> plan(unsigned Jobs);
 
   /// Makes the group's PCH ready: reuses a current one, else builds it if
@@ -99,19 +138,39 @@ public:
 
 private:
   struct Group;
+  /// A unit add() accepted, until plan() puts it in a group.
+  struct Unit {
+    std::string File;
+    std::string Directory;
+    std::string FlagsKey; // the tool, the flags, and the folder if it matters
+    std::vector<std::string> Flags;
+    std::vector<std::string> Cuts; // starts of its prefix, shortest first
+  };
+  /// Puts each unit in the group of the start of its prefix that most units
+  /// share.
+  void group();
   std::string pathOf(const Group &G, llvm::StringRef Extension) const;
   /// The recorded outcome, while no file the build read has changed.
   std::optional<Outcome> lastOutcome(Group &G) const;
   bool build(Group &G);
   /// Removes all but the few most recently used PCHs of the directory.
   void pruneLeastRecentlyUsed();
+  /// Whether Folder, one of a unit's own include folders the group's PCH was
+  /// built without, holds a header named as one the PCH read is named
+  /// relative to a folder the build searched. Thread-safe; remembered.
+  bool mayHidePrefixHeader(size_t Group, const std::string &Folder);
 
   std::string Directory;
   std::string ToolIdentity;
   llvm::sys::TimePoint<> RunStart;
+  std::vector<Unit> Units;
   std::vector<std::unique_ptr<Group>> Groups;
   std::map<std::string, size_t> GroupOfKey;
   std::map<std::string, size_t, std::less<>> GroupOfFile;
+  /// Per file, its own include folders left out of its group's flags.
+  std::map<std::string, std::vector<std::string>, std::less<>> FoldersLeftOut;
+  std::mutex HidingLock;
+  std::map<std::pair<size_t, std::string>, bool> Hiding;
   std::atomic<unsigned> Built{0}, Reused{0}, UnitsAgainstPch{0};
   std::mutex PreparedLock;
   std::condition_variable PreparedChanged;

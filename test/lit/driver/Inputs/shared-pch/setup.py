@@ -6,7 +6,9 @@ LibTorch header, a user header reached with <torch/...>, other flags).
 many/: more prefixes than the cache keeps. three/: three files of one
 prefix, for two workers (one builds the PCH, one waits for it). torch/: two
 copies of the bundled example, parsed against LibTorch's headers without
-the tests' PCH.
+the tests' PCH. targets/: a CMake-like project (../shared-pch-targets), one
+build folder and -I folders per target, each unit starting with its own
+header.
 """
 import json
 import os
@@ -74,4 +76,40 @@ for name in ("train_a", "train_b"):
                      "arguments": ["/usr/bin/c++", *torch_flags, "-c",
                                    source]})
 with open(os.path.join(torch, "compile_commands.json"), "w") as out:
+    json.dump(commands, out, indent=1)
+
+# targets/: per target, its build folder and its own -I folders, as CMake's
+# target_include_directories writes them.
+targets = os.path.join(root, "targets")
+shutil.copytree(os.path.join(inputs, "..", "shared-pch-targets"), targets)
+system = ["-std=c++17", "-isystem", os.path.join(targets, "sys")]
+commands = []
+for target, unit, folders in [
+        ("decoder", "decoder/decoder.cpp", ["decoder"]),
+        ("encoder", "encoder/src/encoder.cpp", ["encoder/include"]),
+        ("app", "encoder/src/main.cpp", ["encoder/include", "decoder"]),
+        ("macro", "macro/macro.cpp", ["macro"]),
+        ("conditional", "macro/conditional.cpp", ["macro"]),
+        ("quoted", "quoted/quoted.cpp", ["quoted"]),
+        ("zoo", "zoo/zoo.cpp", ["zoo"]),
+        ("missing", "missing/missing.cpp", ["missing"]),
+        ("qt", "qt/qt.cpp", ["qt"]),
+        ("qt-defined", "qt/qt.cpp", ["qt"]),
+        ("shadow", "shadow/shadow.cpp", ["shadow"])]:
+    build = os.path.join(targets, "build", target)
+    os.makedirs(build)
+    source = os.path.join(targets, unit)
+    includes = [flag for folder in folders
+                for flag in ("-I", os.path.relpath(
+                    os.path.join(targets, folder), build))]
+    # The same unit again (a copy), with `slots` defined on the command
+    # line: the #undef undoes it, and ends the prefix.
+    if target == "qt-defined":
+        source = os.path.join(targets, "qt", "qt-defined.cpp")
+        shutil.copy(os.path.join(targets, unit), source)
+        includes.append("-Dslots=Q_SLOTS")
+    commands.append({"directory": build, "file": source,
+                     "arguments": ["/usr/bin/c++", *system, *includes, "-o",
+                                   target + ".o", "-c", source]})
+with open(os.path.join(targets, "compile_commands.json"), "w") as out:
     json.dump(commands, out, indent=1)

@@ -1,0 +1,2 @@
+#include "encoder.h"
+int encode(int x) { return x + core::answer(); }

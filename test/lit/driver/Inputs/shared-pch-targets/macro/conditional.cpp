@@ -1,0 +1,2 @@
+#include "conditional.h"
+int conditional() { return core::answer(); }

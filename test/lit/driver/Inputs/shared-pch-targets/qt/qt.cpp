@@ -1,0 +1,2 @@
+#include "qtcompat.h"
+int qt() { return core::answer(); }

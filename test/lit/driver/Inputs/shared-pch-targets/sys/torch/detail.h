@@ -1,0 +1,4 @@
+#pragma once
+namespace detail {
+inline int value() { return 42; }
+} // namespace detail
