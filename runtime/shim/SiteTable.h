@@ -43,6 +43,9 @@ enum class EventKind : uint8_t {
   RepeatedTransfer,
 };
 constexpr size_t kEventKinds = 5;
+static_assert(static_cast<size_t>(EventKind::RepeatedTransfer) + 1 ==
+                  kEventKinds,
+              "kEventKinds counts the kinds");
 
 /// The name of \p Kind in the report: "mixed_device", ...
 const char *eventKindName(EventKind Kind);
