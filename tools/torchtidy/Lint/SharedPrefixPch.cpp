@@ -52,8 +52,9 @@ namespace {
 /// Follows a unit's include tree from its first line to its first token
 /// that is not a preprocessor directive, collecting the `#include <...>`
 /// lines met on the way, in the order the preprocessor meets them. Allowed
-/// on the way, besides those: `#include "..."` of a header found in
-/// QuoteDirs (entered and followed), `#pragma once`, an include guard
+/// on the way, besides those: an include of the project's own header (found
+/// where the preprocessor looks before the system folders; entered and
+/// followed), `#pragma once`, an include guard
 /// (`#ifndef G` then `#define G`, and its `#endif`), and `#undef` of a name
 /// nothing has defined. Anything else (a macro defined or undefined, a
 /// conditional, another pragma, a directive continued on the next line)
@@ -61,8 +62,10 @@ namespace {
 class PrefixWalk {
 public:
   PrefixWalk(llvm::ArrayRef<std::string> QuoteDirs,
+             llvm::ArrayRef<std::string> AngleDirs,
              llvm::ArrayRef<std::string> CommandLineMacros)
-      : QuoteDirs(QuoteDirs), CommandLineMacros(CommandLineMacros) {}
+      : QuoteDirs(QuoteDirs), AngleDirs(AngleDirs),
+        CommandLineMacros(CommandLineMacros) {}
 
   /// The `#include <...>` lines up to and including LibTorch's last.
   std::string prefixOf(llvm::StringRef Directory, llvm::StringRef Source) {
@@ -74,17 +77,20 @@ private:
   enum class Next { Continue, Stop };
 
   Next walk(llvm::StringRef Directory, llvm::StringRef Source, unsigned Depth);
-  /// Walks the project's header `#include "Name"` names; none when it is
-  /// not in the includer's folder or the unit's quote and -I folders.
-  std::optional<Next> enterQuoted(llvm::StringRef Name,
-                                  llvm::StringRef Directory, unsigned Depth);
+  /// Walks the project's header an include of Name names (Quoted: in
+  /// quotes): found in the includer's folder or QuoteDirs (quoted only),
+  /// or AngleDirs. None when it is not the project's.
+  std::optional<Next> enterProjectHeader(llvm::StringRef Name, bool Quoted,
+                                         llvm::StringRef Directory,
+                                         unsigned Depth);
 
   /// Whether `#undef Name` here undefines nothing: no macro of that name
   /// was defined by the command line, the compiler or the walk (which
   /// defines only include guards).
   bool undefinesNothing(llvm::StringRef Name) const;
 
-  llvm::ArrayRef<std::string> QuoteDirs;
+  llvm::ArrayRef<std::string> QuoteDirs; // -iquote: quoted includes only
+  llvm::ArrayRef<std::string> AngleDirs; // -I: both kinds
   llvm::ArrayRef<std::string> CommandLineMacros;
   llvm::StringSet<> GuardsDefined;
   std::string Leading; // every #include <...> line met so far
@@ -195,15 +201,15 @@ PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
     llvm::StringRef Rest = Included->drop_front(CloseAt + 1).trim();
     if (Name.empty() || (!Rest.empty() && !Rest.starts_with("//")))
       return Next::Stop;
-    if (Close == '"') {
-      std::optional<Next> Walked = enterQuoted(Name, Directory, Depth);
-      if (Walked == Next::Stop)
-        return Next::Stop;
-      // Not the project's: the preprocessor goes on to look for it where
-      // it looks for <Name>.
-      if (Walked)
-        continue;
-    }
+    // The project's own header, where the preprocessor looks before the
+    // system folders; else a system header (a quoted include not found
+    // there is looked for as <Name>).
+    std::optional<Next> Walked =
+        enterProjectHeader(Name, Close == '"', Directory, Depth);
+    if (Walked == Next::Stop)
+      return Next::Stop;
+    if (Walked)
+      continue;
     Leading += "#include <" + Name.str() + ">\n";
     if (isLibTorchHeaderName(Name))
       Prefix = Leading;
@@ -222,16 +228,20 @@ bool PrefixWalk::undefinesNothing(llvm::StringRef Name) const {
 }
 
 std::optional<PrefixWalk::Next>
-PrefixWalk::enterQuoted(llvm::StringRef Name, llvm::StringRef Directory,
-                        unsigned Depth) {
+PrefixWalk::enterProjectHeader(llvm::StringRef Name, bool Quoted,
+                               llvm::StringRef Directory, unsigned Depth) {
   // Deep enough for a project's own headers; a cycle ends here too.
   constexpr unsigned MaxDepth = 8;
   if (Depth >= MaxDepth || llvm::sys::path::is_absolute(Name))
     return Next::Stop;
-  // The includer's folder first, then the unit's quote and -I folders, as
-  // the preprocessor looks.
-  std::vector<std::string> Folders{Directory.str()};
-  llvm::append_range(Folders, QuoteDirs);
+  // As the preprocessor looks: for a quoted include the includer's folder
+  // and the -iquote folders first; then the -I folders.
+  std::vector<std::string> Folders;
+  if (Quoted) {
+    Folders.push_back(Directory.str());
+    llvm::append_range(Folders, QuoteDirs);
+  }
+  llvm::append_range(Folders, AngleDirs);
   llvm::SmallString<256> Found;
   for (llvm::StringRef Folder : Folders) {
     llvm::SmallString<256> Candidate(Folder);
@@ -257,13 +267,14 @@ PrefixWalk::enterQuoted(llvm::StringRef Name, llvm::StringRef Directory,
 } // namespace
 
 std::string sharedPrefixOf(llvm::StringRef Source) {
-  return PrefixWalk({}, {}).prefixOf("", Source);
+  return PrefixWalk({}, {}, {}).prefixOf("", Source);
 }
 
 std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
                            llvm::ArrayRef<std::string> QuoteDirs,
+                           llvm::ArrayRef<std::string> AngleDirs,
                            llvm::ArrayRef<std::string> CommandLineMacros) {
-  return PrefixWalk(QuoteDirs, CommandLineMacros)
+  return PrefixWalk(QuoteDirs, AngleDirs, CommandLineMacros)
       .prefixOf(llvm::sys::path::parent_path(File), Source);
 }
 
@@ -541,12 +552,15 @@ void SharedPrefixPch::add(llvm::StringRef File,
     ++NotShareable;
     return;
   }
-  std::vector<std::string> QuoteDirs;
+  std::vector<std::string> QuoteDirs, AngleDirs;
   for (const ShareableCommand::Folder &Folder : Shareable->UserIncludeFolders)
-    if (Folder.Option != "-idirafter")
+    if (Folder.Option == "-iquote")
       QuoteDirs.push_back(Folder.Path);
-  std::string PrefixText = sharedPrefixOf(
-      File, (*Source)->getBuffer(), QuoteDirs, Shareable->CommandLineMacros);
+    else if (Folder.Option == "-I")
+      AngleDirs.push_back(Folder.Path);
+  std::string PrefixText =
+      sharedPrefixOf(File, (*Source)->getBuffer(), QuoteDirs, AngleDirs,
+                     Shareable->CommandLineMacros);
   if (PrefixText.empty()) {
     ++NotShareable;
     return;

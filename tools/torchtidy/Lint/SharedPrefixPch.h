@@ -45,20 +45,22 @@ namespace torchtidy {
 /// The part of a source file's start that units share: the `#include <...>`
 /// directives met before its first token that is not a directive, one per
 /// line, up to and including the last of LibTorch's headers. The walk
-/// follows `#include "own.h"` into the project's headers found in the
-/// includer's folder or QuoteDirs (the unit's -iquote and -I folders, in
-/// order), past `#pragma once`, include guards and an `#undef` of a name
-/// nothing defined (not the compiler, CommandLineMacros or a guard); a
-/// quoted include found in none of them is looked for as `<...>`, as the
-/// preprocessor does. Any other directive (a macro defined or undefined, a
-/// conditional, another pragma) ends it: what follows may parse
-/// differently. Empty when no
-/// LibTorch header is met. Ending at LibTorch keeps the prefix a fact of
+/// follows includes of the project's headers, where the preprocessor looks
+/// before the system folders: `#include "own.h"` found in the includer's
+/// folder, QuoteDirs (the unit's -iquote folders) or AngleDirs (its -I
+/// folders), `#include <own.h>` found in AngleDirs; past `#pragma once`,
+/// include guards and an `#undef` of a name nothing defined (not the
+/// compiler, CommandLineMacros or a guard). A quoted include found in none
+/// of them is looked for as `<...>`, as the preprocessor does. Any other
+/// directive (a macro defined or undefined, a conditional, another pragma)
+/// ends it: what follows may parse differently. Empty when no LibTorch
+/// header is met. Ending at LibTorch keeps the prefix a fact of
 /// the file and its headers (the same every run, so a kept PCH is found
 /// again), and shared by files that go on to include different standard
 /// headers.
 std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
                            llvm::ArrayRef<std::string> QuoteDirs,
+                           llvm::ArrayRef<std::string> AngleDirs,
                            llvm::ArrayRef<std::string> CommandLineMacros);
 /// The same, for a source whose quoted includes cannot be found.
 std::string sharedPrefixOf(llvm::StringRef Source);
