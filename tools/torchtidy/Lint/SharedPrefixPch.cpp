@@ -266,10 +266,6 @@ PrefixWalk::enterProjectHeader(llvm::StringRef Name, bool Quoted,
 
 } // namespace
 
-std::string sharedPrefixOf(llvm::StringRef Source) {
-  return PrefixWalk({}, {}, {}).prefixOf("", Source);
-}
-
 std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
                            llvm::ArrayRef<std::string> QuoteDirs,
                            llvm::ArrayRef<std::string> AngleDirs,

@@ -62,8 +62,6 @@ std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
                            llvm::ArrayRef<std::string> QuoteDirs,
                            llvm::ArrayRef<std::string> AngleDirs,
                            llvm::ArrayRef<std::string> CommandLineMacros);
-/// The same, for a source whose quoted includes cannot be found.
-std::string sharedPrefixOf(llvm::StringRef Source);
 
 /// A unit's compile command as it decides which units may share a prefix.
 struct ShareableCommand {
