@@ -18,10 +18,11 @@ $SUDO apt-get update -qq
 # sanitizer build (scripts/build.sh 22 sanitize).
 # clang-22 and llvm-22-tools: LLVM's and Clang's CMake packages name their
 # binaries, so configuring needs them even where nothing runs them.
+# neovim: its built-in LSP client drives `torchtidy lsp` in the tests.
 pkgs=(cmake ninja-build libtorch-dev)
 versions=(22)
 if [ "$scope" = all ]; then
-  pkgs+=(googletest libgtest-dev python3 groff-base libclang-rt-22-dev)
+  pkgs+=(googletest libgtest-dev python3 groff-base libclang-rt-22-dev neovim)
   versions+=(19)
 fi
 for v in "${versions[@]}"; do

@@ -132,3 +132,9 @@ config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%llvm_major", config.torchtidy_llvm_major))
 config.substitutions.append(("%libtorch_major", config.libtorch_major))
 config.substitutions.append(("FileCheck", config.filecheck))
+
+# 'language-server': this torchtidy has `torchtidy lsp` (built with an LLVM
+# that ships the LSP library, 22 and later); the lsp/ suite tests the server
+# where it is built and the error that says it is not where it is not.
+if subprocess.run([config.torchtidy, "lsp", "--help"], capture_output=True).returncode == 0:
+    config.available_features.add("language-server")

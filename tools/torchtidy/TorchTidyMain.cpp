@@ -17,6 +17,7 @@
 #include "Lint/LintSession.h"
 #include "Lint/ResultCache.h"
 #include "Lint/SharedPrefixPch.h"
+#include "Lsp/LanguageServer.h"
 #include "Runtime/RuntimeCommands.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -265,6 +266,34 @@ int runtimeCommand(int Argc, const char **Argv) {
        "build of runtime/"});
 }
 
+/// torchtidy lsp: the language server, where this LLVM has the library it
+/// is built on.
+int languageServerCommand(int Argc, const char **Argv) {
+#ifdef TORCHTIDY_LANGUAGE_SERVER
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv[0], &Anchor);
+  // The installed check pages (<prefix>/share/doc/...), else those of the
+  // source tree this build came from.
+  llvm::SmallString<256> Docs(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Docs, TORCHTIDY_INSTALLED_CHECK_DOCS);
+  if (!llvm::sys::fs::is_directory(Docs))
+    Docs = TORCHTIDY_SOURCE_CHECK_DOCS;
+  return torchtidy::languageServerMain(llvm::ArrayRef(Argv + 2, Argc - 2),
+                                       {Exe, std::string(Docs)});
+#else
+  llvm::errs() << "torchtidy: error: lsp: not built for LLVM "
+               << TORCHTIDY_LLVM_MAJOR
+               << ": the language server is built on LLVM's LSP library "
+                  "(llvm/Support/LSP), which LLVM ships from version 22; use "
+                  "a torchtidy built with LLVM 22\n";
+  return UsageOrInputError;
+#endif
+}
+
+#define TORCHTIDY_QUOTE(X) #X
+#define TORCHTIDY_TEXT_OF(X) TORCHTIDY_QUOTE(X)
+
 /// Parses the lint's options. The compiler flags after `--`, if any, come
 /// back as a database of their own; null without them.
 llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
@@ -283,7 +312,14 @@ parseCommandLine(int Argc, const char **Argv) {
   if (!cl::ParseCommandLineOptions(
           Argc, Argv,
           "torchtidy: device-placement checks for LibTorch code\n\n"
-          "  The runtime checker: torchtidy run|validate|replay --help\n",
+          "  The runtime checker: torchtidy run|validate|replay --help\n"
+#ifdef TORCHTIDY_LANGUAGE_SERVER
+          "  The language server for editors: torchtidy lsp --help\n",
+#else
+          "  The language server for editors (torchtidy lsp): not built "
+          "for LLVM " TORCHTIDY_TEXT_OF(TORCHTIDY_LLVM_MAJOR)
+          ", it needs LLVM 22\n",
+#endif
           &ParseErrorStream)) {
     llvm::StringRef First =
         llvm::StringRef(ParseErrors).trim().split('\n').first;
@@ -667,6 +703,8 @@ llvm::Error exportFixes(const std::vector<torchtidy::Finding> &Results,
 int main(int Argc, const char **Argv) {
   if (Argc > 1 && torchtidy::isRuntimeCommand(Argv[1]))
     return runtimeCommand(Argc, Argv);
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "lsp")
+    return languageServerCommand(Argc, Argv);
   llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>> FromDashDash =
       parseCommandLine(Argc, Argv);
   if (!FromDashDash)

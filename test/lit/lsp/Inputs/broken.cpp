@@ -1,0 +1,3 @@
+#include <torch/torch.h>
+
+int broken() { return undeclared_name; }
