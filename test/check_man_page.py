@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The man page renders without groff warnings and documents every option
-`torchtidy --help` lists and every runtime command.
+`torchtidy --help` lists, every command, and the options of `torchtidy lsp
+--help` where this torchtidy has the language server.
 
 usage: check_man_page.py <torchtidy> <man page>
 """
@@ -25,10 +26,15 @@ def main():
     options -= {"--help", "--help-list"}
     if len(options) < 10:
         problems.append(f"read only {len(options)} options from --help")
+    lsp_help = subprocess.run([torchtidy, "lsp", "--help"],
+                              capture_output=True, text=True)
+    if lsp_help.returncode == 0:
+        options |= set(re.findall(r"^\s+(--?[a-z][a-z-]*)", lsp_help.stdout,
+                                  re.M)) - {"--help"}
     for option in sorted(options):
         if not re.search(re.escape(option) + r"(?![a-z-])", text):
             problems.append(f"option {option} is not in the man page")
-    for command in ("run", "validate", "replay"):
+    for command in ("run", "validate", "replay", "lsp"):
         if f".B {command}\n" not in text:
             problems.append(f"command '{command}' has no entry under COMMANDS")
 
