@@ -138,3 +138,14 @@ config.substitutions.append(("FileCheck", config.filecheck))
 # where it is built and the error that says it is not where it is not.
 if subprocess.run([config.torchtidy, "lsp", "--help"], capture_output=True).returncode == 0:
     config.available_features.add("language-server")
+
+# 'sarif-schema': the SARIF 2.1.0 JSON schema (OASIS,
+# sarif-2.1/schema/sarif-schema-2.1.0.json of oasis-tcs/sarif-spec), named
+# by TORCHTIDY_SARIF_SCHEMA (the test also needs python3-jsonschema).
+# Neither Debian nor this repository ships the schema, so where it is not
+# given the schema test is reported unsupported, never passed; the
+# structural check of formats.test runs everywhere.
+sarif_schema = os.environ.get("TORCHTIDY_SARIF_SCHEMA", "")
+if sarif_schema and os.path.isfile(sarif_schema):
+    config.available_features.add("sarif-schema")
+    config.substitutions.append(("%sarif_schema", sarif_schema))

@@ -178,6 +178,23 @@ void writeSarif(const std::vector<Finding> &Findings,
     }
     if (!Related.empty())
       Result["relatedLocations"] = std::move(Related);
+    // The same notes as a path a SARIF viewer steps through: where the
+    // tensor got its device, each move, in the order the analysis gives
+    // them, and last the op the finding is about.
+    if (!F.Notes.empty()) {
+      json::Array Steps;
+      auto Step = [&](const clang::tooling::DiagnosticMessage &M) {
+        json::Object Location = PhysicalLocation(F, M);
+        Location["message"] = json::Object{{"text", M.Message}};
+        return json::Object{{"location", std::move(Location)}};
+      };
+      for (const auto &Note : F.Notes)
+        Steps.push_back(Step(Note));
+      Steps.push_back(Step(F.Message));
+      Result["codeFlows"] = json::Array{json::Object{
+          {"threadFlows",
+           json::Array{json::Object{{"locations", std::move(Steps)}}}}}};
+    }
     json::Array Changes;
     for (const auto &[File, Replacements] : F.Message.Fix) {
       json::Array Edits;

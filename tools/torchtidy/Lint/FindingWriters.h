@@ -24,7 +24,8 @@ void writeJson(const std::vector<Finding> &Findings, llvm::raw_ostream &OS);
 
 /// SARIF 2.1.0 as GitHub code scanning reads it: one rule per check with the
 /// check's documentation as help, results with locations, the notes as
-/// related locations, and fix-its as fixes. Paths are made relative to
+/// related locations and as a code flow ending at the finding, and fix-its
+/// as fixes. Paths are made relative to
 /// SourceRoot when they lie below it.
 void writeSarif(const std::vector<Finding> &Findings,
                 llvm::StringRef SourceRoot, llvm::raw_ostream &OS);

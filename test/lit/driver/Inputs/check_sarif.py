@@ -1,5 +1,7 @@
 """Checks a SARIF file against what SARIF 2.1.0 requires and what GitHub code
-scanning reads: exits non-zero naming the first violation."""
+scanning reads: exits non-zero naming the first violation. With --schema
+<sarif-schema-2.1.0.json>, the whole file is also validated against the
+standard's schema (python3-jsonschema)."""
 import json
 import sys
 
@@ -26,7 +28,20 @@ def check_location(loc, where):
         fail(where + ".region.startColumn < 1")
 
 
-doc = json.load(open(sys.argv[1]))
+arguments = sys.argv[1:]
+schema = None
+if arguments[:1] == ["--schema"]:
+    schema, arguments = arguments[1], arguments[2:]
+doc = json.load(open(arguments[0]))
+if schema:
+    import jsonschema
+    standard = json.load(open(schema))
+    validator = jsonschema.validators.validator_for(standard)(standard)
+    errors = sorted(validator.iter_errors(doc),
+                    key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        fail("schema: " + "/".join(map(str, errors[0].absolute_path)) + ": "
+             + errors[0].message[:200])
 if doc.get("version") != "2.1.0":
     fail("version is not 2.1.0")
 need(doc, "$schema", str, "log")
@@ -45,7 +60,7 @@ for i, rule in enumerate(rules):
     if rule["id"] not in help_text:
         fail(f"rules[{i}].help does not document {rule['id']}")
 results = need(run, "results", list, "run")
-fixes = related = 0
+fixes = related = flows = 0
 for i, res in enumerate(results):
     where = f"results[{i}]"
     rule_id = need(res, "ruleId", str, where)
@@ -63,6 +78,31 @@ for i, res in enumerate(results):
         check_location(loc, f"{where}.relatedLocations[{j}]")
         need(need(loc, "message", dict, where), "text", str, where)
         related += 1
+    # The notes as a path: each note a step, in order, then the result.
+    for j, flow in enumerate(res.get("codeFlows", [])):
+        threads = need(flow, "threadFlows", list, f"{where}.codeFlows[{j}]")
+        if len(threads) != 1:
+            fail(f"{where}.codeFlows[{j}]: expected one thread flow")
+        steps = need(threads[0], "locations", list, "threadFlow")
+        notes = res.get("relatedLocations", [])
+        if len(steps) != len(notes) + 1:
+            fail(f"{where}.codeFlows[{j}]: {len(steps)} steps for "
+                 f"{len(notes)} notes")
+        for k, step in enumerate(steps):
+            location = need(step, "location", dict, f"threadFlow[{k}]")
+            check_location(location, f"{where}.threadFlow[{k}]")
+            text = need(need(location, "message", dict, "step"), "text",
+                        str, "step")
+            expected = (notes[k] if k < len(notes) else
+                        {"physicalLocation": locations[0]["physicalLocation"],
+                         "message": res["message"]})
+            if (location["physicalLocation"] != expected["physicalLocation"]
+                    or text != expected["message"]["text"]):
+                fail(f"{where}.threadFlow[{k}] is not "
+                     + ("note " + str(k) if k < len(notes) else "the result"))
+        flows += 1
+    if res.get("relatedLocations") and not res.get("codeFlows"):
+        fail(where + " has notes but no code flow")
     for j, fix in enumerate(res.get("fixes", [])):
         for change in need(fix, "artifactChanges", list, f"{where}.fixes[{j}]"):
             need(need(change, "artifactLocation", dict, "change"), "uri", str, "change")
@@ -71,4 +111,5 @@ for i, res in enumerate(results):
                 need(need(rep, "insertedContent", dict, "replacement"), "text", str, "insertedContent")
         fixes += 1
 print(f"SARIF OK: {len(rules)} rules, {len(results)} results, "
-      f"{related} related locations, {fixes} fixes")
+      f"{related} related locations, {flows} code flows, {fixes} fixes"
+      + (", schema-valid" if schema else ""))
