@@ -89,6 +89,8 @@ public:
                    &TorchTidyServer::codeAction);
     Handler.notification("textDocument/didOpen", this,
                          &TorchTidyServer::opened);
+    Handler.notification("textDocument/didChange", this,
+                         &TorchTidyServer::changed);
     Handler.notification("textDocument/didSave", this, &TorchTidyServer::saved);
     Handler.notification("textDocument/didClose", this,
                          &TorchTidyServer::closed);
@@ -101,14 +103,15 @@ private:
                   lsp::Callback<json::Value> Reply) {
     if (Options.DatabaseFolder.empty() && Request.DatabaseFolder)
       Options.DatabaseFolder = *Request.DatabaseFolder;
-    // No changes are sent (change: 0): the server lints the file as saved,
-    // on open and on save.
+    // The server lints the file as saved, on open and on save; it asks for
+    // changes (incremental, the cheapest) only to know that a buffer no
+    // longer matches the lint its quick fixes come from.
     Reply(json::Object{
         {"capabilities",
          json::Object{
              {"textDocumentSync",
               json::Object{{"openClose", true},
-                           {"change", 0},
+                           {"change", 2},
                            {"save", json::Object{{"includeText", false}}}}},
              {"codeActionProvider",
               json::Object{{"codeActionKinds", json::Array{"quickfix"}}}}}},
@@ -136,11 +139,17 @@ private:
     lint(File);
   }
 
+  void changed(const lsp::DidChangeTextDocumentParams &Params) {
+    std::lock_guard<std::mutex> Guard(StateLock);
+    Edited.insert(Params.textDocument.uri.file());
+  }
+
   void saved(const SavedDocument &Params) {
     std::string File = Params.Document.uri.file().str();
     {
       std::lock_guard<std::mutex> Guard(StateLock);
       UnsavedAtOpen.erase(File);
+      Edited.erase(File);
       if (!Open.contains(File))
         return;
     }
@@ -150,12 +159,11 @@ private:
   void closed(const lsp::DidCloseTextDocumentParams &Params) {
     std::string File = Params.textDocument.uri.file().str();
     Lints.cancel(File);
-    {
-      std::lock_guard<std::mutex> Guard(StateLock);
-      Open.erase(File);
-      UnsavedAtOpen.erase(File);
-      Fixes.erase(File);
-    }
+    std::lock_guard<std::mutex> Guard(StateLock);
+    Open.erase(File);
+    UnsavedAtOpen.erase(File);
+    Edited.erase(File);
+    Fixes.erase(File);
     publish(File, {});
   }
 
@@ -171,8 +179,10 @@ private:
     json::Array Actions;
     {
       std::lock_guard<std::mutex> Guard(StateLock);
+      // A fix's edits are positions in the text the lint read: applied to
+      // a buffer edited since, they would land in the wrong place.
       auto It = Fixes.find(Params.textDocument.uri.file());
-      if (It != Fixes.end())
+      if (It != Fixes.end() && !Edited.contains(It->first()))
         for (const QuickFix &Fix : It->second)
           if (Overlaps(Fix.Range))
             Actions.push_back(Fix.Action);
@@ -207,6 +217,7 @@ private:
     std::optional<std::string> Folder = databaseFolderOf(File);
     if (!Folder) {
       // Looked up again on each save: the database may be generated later.
+      std::lock_guard<std::mutex> Guard(StateLock);
       publish(File,
               {fileNotice(
                   Options.DatabaseFolder.empty()
@@ -241,22 +252,23 @@ private:
   void published(const std::string &File, const LintOutput &Output) {
     FileDiagnostics Result =
         diagnosticsOf(File, Output, Installation.DocsFolder);
-    {
-      std::lock_guard<std::mutex> Guard(StateLock);
-      if (!Open.contains(File))
-        return;
-      if (UnsavedAtOpen.contains(File))
-        Result.Diagnostics.push_back(fileNotice(
-            "torchtidy lints the file as saved: this buffer had changes that "
-            "were not saved when it was opened (save to lint them)"));
-      Fixes[File] = std::move(Result.Fixes);
-    }
     if (!Result.Skipped.empty())
       Log(json::Object{{"type", int64_t(lsp::MessageType::Info)},
                        {"message", "torchtidy: " + Result.Skipped}});
+    // Published under the lock, so that a close, which publishes nothing
+    // for the file, comes after it and is what the editor keeps.
+    std::lock_guard<std::mutex> Guard(StateLock);
+    if (!Open.contains(File))
+      return;
+    if (UnsavedAtOpen.contains(File))
+      Result.Diagnostics.push_back(fileNotice(
+          "torchtidy lints the file as saved: this buffer had changes that "
+          "were not saved when it was opened (save to lint them)"));
+    Fixes[File] = std::move(Result.Fixes);
     publish(File, std::move(Result.Diagnostics));
   }
 
+  /// Sends the file's diagnostics (under StateLock).
   void publish(llvm::StringRef File, std::vector<json::Value> Diagnostics) {
     llvm::Expected<lsp::URIForFile> Uri = lsp::URIForFile::fromFile(File);
     if (!Uri) {
@@ -275,6 +287,8 @@ private:
   std::mutex StateLock;
   llvm::StringSet<> Open;
   llvm::StringSet<> UnsavedAtOpen;
+  /// Files changed in the editor since they were last saved.
+  llvm::StringSet<> Edited;
   llvm::StringMap<std::vector<QuickFix>> Fixes;
   bool ShutdownRequested = false;
   lsp::OutgoingNotification<json::Value> Publish;
