@@ -38,7 +38,11 @@ and runs torchtidy over it.
                --limit caps the units per project (default 12).
                --share-only: only the share of units parsed against a
                PCH, one cold run per project (--projects all: every
-               project of the list).
+               project of the list); with --identical, each project is
+               also run once with --no-cache --no-shared-pch, and its
+               output and exit code must be byte-identical (exit 1 when
+               one is not). With --real, --identical checks the projects,
+               not the lit inputs.
 
 usage: shared_pch.py [--identical] [--speed] [--real] [--build DIR] [-j N]
                      [--include-dir DIR] [--limit N] [--sources DIR]
@@ -320,7 +324,7 @@ def measure_real(args, torchtidy, scratch):
         import realworld
         projects = [entry[0] for entry in realworld.read_list(
             os.path.join(ROOT, "bench", "realworld.list"))]
-    shared_units = total_units = 0
+    shared_units = total_units = identical = compared = 0
     for repo in projects:
         tree, units = real_project(args, repo, scratch)
         if not tree or not units:
@@ -341,6 +345,26 @@ def measure_real(args, torchtidy, scratch):
             shared_units += int(match.group(1)) if match else 0
             total_units += len(units)
             shutil.rmtree(cache, ignore_errors=True)
+            if args.identical:
+                # The same flags, every unit parsed whole.
+                _, whole = torchtidy_run(torchtidy, tree, args.j,
+                                         "--no-cache", "--no-shared-pch",
+                                         "--no-project-facts")
+                same = (whole.stdout == cold.stdout and
+                        whole.returncode == cold.returncode)
+                print(f"  byte-identical with --no-shared-pch: "
+                      f"{'yes' if same else 'NO'}")
+                if not same:
+                    print(f"  exit {whole.returncode} whole, "
+                          f"{cold.returncode} shared")
+                    diff = difflib.unified_diff(whole.stdout.splitlines(),
+                                                cold.stdout.splitlines(),
+                                                "whole", "shared",
+                                                lineterm="")
+                    print("\n".join(list(diff)[:40]))
+                identical += same
+                compared += 1
+                ok &= same
             continue
         if args.baseline:
             base_time, base = torchtidy_run(args.baseline, tree, args.j,
@@ -387,6 +411,9 @@ def measure_real(args, torchtidy, scratch):
     if args.share_only and total_units:
         print(f"real: {shared_units} of {total_units} units parsed against "
               f"a PCH ({shared_units / total_units:.0%}; target >= 80%)")
+    if args.share_only and args.identical:
+        print(f"real: {identical} of {compared} projects byte-identical "
+              "with --no-shared-pch")
     return ok
 
 
@@ -421,7 +448,7 @@ def main():
         return 2
     ok = True
     with tempfile.TemporaryDirectory(prefix="torchtidy-shared-pch-") as scratch:
-        if args.identical:
+        if args.identical and not args.real:
             ok &= check_identical(args, torchtidy, scratch)
         if args.speed:
             ok &= measure_speed(args, torchtidy, scratch)
