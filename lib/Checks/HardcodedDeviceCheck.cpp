@@ -43,8 +43,12 @@ void HardcodedDeviceCheck::registerMatchers(MatchFinder *Finder) {
 void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   Sources = Result.SourceManager;
   if (const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var")) {
-    if (isDeviceSpecType(Var->getType()))
-      DeviceDefinitions.push_back(Var->getInit()->getSourceRange());
+    // hasInitializer matches every declaration of a variable that one of
+    // them initialises: a static data member's declaration in its class
+    // has none itself (its definition outside the class does).
+    if (const Expr *Init = Var->getInit();
+        Init && isDeviceSpecType(Var->getType()))
+      DeviceDefinitions.push_back(Init->getSourceRange());
     return;
   }
   if (const auto *Field = Result.Nodes.getNodeAs<FieldDecl>("field")) {

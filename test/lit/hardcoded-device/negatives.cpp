@@ -35,3 +35,16 @@ void officialExample() {
     device_type = torch::kCPU;
   torch::Device device(device_type);
 }
+
+// Static data members: declared in the class without an initializer,
+// defined with one outside it; that definition is the program's one device
+// (and a declaration without one is no crash).
+struct Defaults {
+  static torch::TensorOptions options;
+  static torch::Device device;
+  static torch::TensorOptions plain;
+};
+torch::TensorOptions Defaults::options =
+    torch::TensorOptions().device(torch::kCUDA);
+torch::Device Defaults::device = torch::Device(torch::kCUDA);
+torch::TensorOptions Defaults::plain = torch::TensorOptions();
