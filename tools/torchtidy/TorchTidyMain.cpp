@@ -587,7 +587,8 @@ void setUpSharedPch(LintSetup &Setup, size_t InputCount, const char *Argv0) {
       PchDirectory = Setup.ScratchPchDirectory;
     }
     if (!PchDirectory.empty()) {
-      Setup.Sharing.emplace(std::string(PchDirectory), toolIdentity(Argv0));
+      Setup.Sharing.emplace(std::string(PchDirectory), toolIdentity(Argv0),
+                            /*KeptAcrossRuns=*/Setup.Cache.has_value());
       Setup.Request.Sharing = &*Setup.Sharing;
     }
   }

@@ -522,8 +522,9 @@ struct SharedPrefixPch::Group {
 };
 
 SharedPrefixPch::SharedPrefixPch(std::string Directory,
-                                 std::string ToolIdentity)
+                                 std::string ToolIdentity, bool KeptAcrossRuns)
     : Directory(std::move(Directory)), ToolIdentity(std::move(ToolIdentity)),
+      KeptAcrossRuns(KeptAcrossRuns),
       RunStart(std::chrono::system_clock::now()) {}
 
 SharedPrefixPch::~SharedPrefixPch() = default;
@@ -680,7 +681,11 @@ std::vector<size_t> SharedPrefixPch::plan(unsigned Jobs) {
   std::vector<size_t> ToPrepare;
   for (size_t I = 0; I < Groups.size(); ++I) {
     Group &G = *Groups[I];
-    G.MayBuild = G.Files.size() >= 2 && G.Files.size() > Jobs;
+    // For this run alone, a PCH pays when the group's units outnumber the
+    // workers (fewer parse side by side in the time of one build); kept, it
+    // pays from the next lint of any of them.
+    G.MayBuild =
+        G.Files.size() >= 2 && (KeptAcrossRuns || G.Files.size() > Jobs);
     G.Planned = G.MayBuild || llvm::sys::fs::exists(pathOf(G, ".inputs"));
     if (G.Planned)
       ToPrepare.push_back(I);

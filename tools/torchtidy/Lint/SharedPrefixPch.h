@@ -93,7 +93,10 @@ class SharedPrefixPch {
 public:
   /// PCHs and their headers are kept in Directory (created when needed);
   /// ToolIdentity is part of every group's key, as in the result cache.
-  SharedPrefixPch(std::string Directory, std::string ToolIdentity);
+  /// KeptAcrossRuns: Directory outlives the run (it is the result cache's),
+  /// so a PCH serves later runs too.
+  SharedPrefixPch(std::string Directory, std::string ToolIdentity,
+                  bool KeptAcrossRuns);
   ~SharedPrefixPch();
 
   /// Notes a unit about to be linted, if it may share: Command is its
@@ -103,8 +106,10 @@ public:
 
   /// Groups the units added (each by the start of its prefix that a kept
   /// PCH has, else that most units share), then returns the groups whose
-  /// PCH is worth preparing for this run: the last one built is still
-  /// current, or more units share it than there are workers.
+  /// PCH is worth preparing: the last one built is still current, or two
+  /// or more units share it and it is kept for later runs (where each
+  /// lint after an edit parses against it), or, for this run only, more
+  /// units share it than there are workers.
   std::vector<size_t> plan(unsigned Jobs);
 
   /// Makes the group's PCH ready: reuses a current one, else builds it if
@@ -162,6 +167,7 @@ private:
 
   std::string Directory;
   std::string ToolIdentity;
+  bool KeptAcrossRuns;
   llvm::sys::TimePoint<> RunStart;
   std::vector<Unit> Units;
   std::vector<std::unique_ptr<Group>> Groups;
