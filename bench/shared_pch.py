@@ -327,6 +327,8 @@ def measure_real(args, torchtidy, scratch):
     shared_units = total_units = identical = compared = 0
     for repo in projects:
         tree, units = real_project(args, repo, scratch)
+        if tree and not units:
+            print(f"real: {repo}: no unit includes LibTorch")
         if not tree or not units:
             ok = False
             continue
@@ -350,8 +352,10 @@ def measure_real(args, torchtidy, scratch):
                 _, whole = torchtidy_run(torchtidy, tree, args.j,
                                          "--no-cache", "--no-shared-pch",
                                          "--no-project-facts")
+                # Both crashing alike (a signal, no output) is no pass.
                 same = (whole.stdout == cold.stdout and
-                        whole.returncode == cold.returncode)
+                        whole.returncode == cold.returncode and
+                        cold.returncode >= 0)
                 print(f"  byte-identical with --no-shared-pch: "
                       f"{'yes' if same else 'NO'}")
                 if not same:
