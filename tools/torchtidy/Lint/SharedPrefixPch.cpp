@@ -55,17 +55,21 @@ namespace {
 /// on the way, besides those: an include of the project's own header (found
 /// where the preprocessor looks before the system folders; entered and
 /// followed), `#pragma once`, an include guard
-/// (`#ifndef G` then `#define G`, and its `#endif`), and `#undef` of a name
-/// nothing has defined. Anything else (a macro defined or undefined, a
-/// conditional, another pragma, a directive continued on the next line)
-/// ends the walk: it may change how what follows parses.
+/// (`#ifndef G` then `#define G`, and its `#endif`), `#undef` of a name
+/// nothing has defined, and, without Microsoft extensions, MSVC's
+/// `#pragma warning(...)`, `region` and `endregion`, which clang then
+/// ignores. Anything else (a macro defined or undefined, a conditional,
+/// another pragma, a directive continued on the next line) ends the walk:
+/// it may change how what follows parses.
 class PrefixWalk {
 public:
   PrefixWalk(llvm::ArrayRef<std::string> QuoteDirs,
              llvm::ArrayRef<std::string> AngleDirs,
-             llvm::ArrayRef<std::string> CommandLineMacros)
+             llvm::ArrayRef<std::string> CommandLineMacros,
+             bool MicrosoftExtensions)
       : QuoteDirs(QuoteDirs), AngleDirs(AngleDirs),
-        CommandLineMacros(CommandLineMacros) {}
+        CommandLineMacros(CommandLineMacros),
+        MicrosoftExtensions(MicrosoftExtensions) {}
 
   /// The `#include <...>` lines up to and including LibTorch's last.
   std::string prefixOf(llvm::StringRef Directory, llvm::StringRef Source) {
@@ -92,6 +96,7 @@ private:
   llvm::ArrayRef<std::string> QuoteDirs; // -iquote: quoted includes only
   llvm::ArrayRef<std::string> AngleDirs; // -I: both kinds
   llvm::ArrayRef<std::string> CommandLineMacros;
+  bool MicrosoftExtensions;
   llvm::StringSet<> GuardsDefined;
   std::string Leading; // every #include <...> line met so far
   std::string Prefix;  // Leading, up to LibTorch's last
@@ -109,6 +114,15 @@ std::optional<llvm::StringRef> directiveArgument(llvm::StringRef Line,
       Directive.front() != '<' && Directive.front() != '"')
     return std::nullopt; // #includes, #ifndefx
   return Directive.trim();
+}
+
+/// MSVC's pragmas that clang ignores without Microsoft extensions (it warns
+/// of an unknown pragma, or does nothing for a region): they change neither
+/// the parse nor anything a check sees.
+bool ignoredWithoutMicrosoftExtensions(llvm::StringRef Pragma) {
+  llvm::StringRef Name =
+      Pragma.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+  return llvm::is_contained({"warning", "region", "endregion"}, Name);
 }
 
 /// An identifier alone (a guard's name), comments after it aside.
@@ -171,9 +185,10 @@ PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
     }
     if (std::optional<llvm::StringRef> Pragma =
             directiveArgument(Line, "pragma")) {
-      if (soleIdentifier(*Pragma) != llvm::StringRef("once"))
-        return Next::Stop;
-      continue;
+      if (soleIdentifier(*Pragma) == llvm::StringRef("once") ||
+          (!MicrosoftExtensions && ignoredWithoutMicrosoftExtensions(*Pragma)))
+        continue;
+      return Next::Stop;
     }
     if (std::optional<llvm::StringRef> Guard =
             directiveArgument(Line, "ifndef")) {
@@ -269,8 +284,10 @@ PrefixWalk::enterProjectHeader(llvm::StringRef Name, bool Quoted,
 std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
                            llvm::ArrayRef<std::string> QuoteDirs,
                            llvm::ArrayRef<std::string> AngleDirs,
-                           llvm::ArrayRef<std::string> CommandLineMacros) {
-  return PrefixWalk(QuoteDirs, AngleDirs, CommandLineMacros)
+                           llvm::ArrayRef<std::string> CommandLineMacros,
+                           bool MicrosoftExtensions) {
+  return PrefixWalk(QuoteDirs, AngleDirs, CommandLineMacros,
+                    MicrosoftExtensions)
       .prefixOf(llvm::sys::path::parent_path(File), Source);
 }
 
@@ -338,6 +355,17 @@ shareableCommand(const tooling::CompileCommand &Command) {
         (Arg == "-Xclang" && I + 1 < Args.size() &&
          llvm::StringRef(Args[I + 1]).starts_with("-include")))
       return std::nullopt;
+    // The last of these options wins, as in the driver.
+    if ((I == 0 &&
+         llvm::is_contained({"cl", "clang-cl"}, llvm::sys::path::stem(Arg))) ||
+        Arg == "-fms-extensions" || Arg == "-fms-compatibility" ||
+        Arg == "--driver-mode=cl" ||
+        (Arg.starts_with("--target=") && Arg.contains("msvc")) ||
+        (Arg == "-target" && I + 1 < Args.size() &&
+         llvm::StringRef(Args[I + 1]).contains("msvc")))
+      Result.MicrosoftExtensions = true;
+    else if (Arg == "-fno-ms-extensions" || Arg == "-fno-ms-compatibility")
+      Result.MicrosoftExtensions = false;
     if (Arg.starts_with("-D") || Arg.starts_with("-U")) {
       llvm::StringRef Macro = Arg.drop_front(2);
       if (Macro.empty() && I + 1 < Args.size())
@@ -555,9 +583,9 @@ void SharedPrefixPch::add(llvm::StringRef File,
       QuoteDirs.push_back(Folder.Path);
     else if (Folder.Option == "-I")
       AngleDirs.push_back(Folder.Path);
-  std::string PrefixText =
-      sharedPrefixOf(File, (*Source)->getBuffer(), QuoteDirs, AngleDirs,
-                     Shareable->CommandLineMacros);
+  std::string PrefixText = sharedPrefixOf(
+      File, (*Source)->getBuffer(), QuoteDirs, AngleDirs,
+      Shareable->CommandLineMacros, Shareable->MicrosoftExtensions);
   if (PrefixText.empty()) {
     ++NotShareable;
     return;

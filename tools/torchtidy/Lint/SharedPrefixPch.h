@@ -49,8 +49,10 @@ namespace torchtidy {
 /// before the system folders: `#include "own.h"` found in the includer's
 /// folder, QuoteDirs (the unit's -iquote folders) or AngleDirs (its -I
 /// folders), `#include <own.h>` found in AngleDirs; past `#pragma once`,
-/// include guards and an `#undef` of a name nothing defined (not the
-/// compiler, CommandLineMacros or a guard). A quoted include found in none
+/// include guards, an `#undef` of a name nothing defined (not the
+/// compiler, CommandLineMacros or a guard), and, without Microsoft
+/// extensions, the MSVC pragmas clang then ignores (`warning`, `region`,
+/// `endregion`). A quoted include found in none
 /// of them is looked for as `<...>`, as the preprocessor does. Any other
 /// directive (a macro defined or undefined, a conditional, another pragma)
 /// ends it: what follows may parse differently. Empty when no LibTorch
@@ -61,7 +63,8 @@ namespace torchtidy {
 std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
                            llvm::ArrayRef<std::string> QuoteDirs,
                            llvm::ArrayRef<std::string> AngleDirs,
-                           llvm::ArrayRef<std::string> CommandLineMacros);
+                           llvm::ArrayRef<std::string> CommandLineMacros,
+                           bool MicrosoftExtensions);
 
 /// A unit's compile command as it decides which units may share a prefix.
 struct ShareableCommand {
@@ -81,6 +84,10 @@ struct ShareableCommand {
   std::vector<std::string> CommandLineMacros;
   /// Some other argument is a relative path: the working folder matters.
   bool DependsOnDirectory = false;
+  /// -fms-extensions or -fms-compatibility, clang-cl or an MSVC target:
+  /// clang acts on MSVC's pragmas (`#pragma warning`), which it otherwise
+  /// ignores.
+  bool MicrosoftExtensions = false;
 };
 
 /// None when the unit may not share (several commands, forced includes, a

@@ -95,6 +95,8 @@ for target, unit, folders in [
         ("missing", "missing/missing.cpp", ["missing"]),
         ("qt", "qt/qt.cpp", ["qt"]),
         ("qt-defined", "qt/qt.cpp", ["qt"]),
+        ("msvc", "msvc/msvc.cpp", ["msvc"]),
+        ("msvc-extensions", "msvc/msvc.cpp", ["msvc"]),
         ("shadow", "shadow/shadow.cpp", ["shadow"])]:
     build = os.path.join(targets, "build", target)
     os.makedirs(build)
@@ -108,6 +110,12 @@ for target, unit, folders in [
         source = os.path.join(targets, "qt", "qt-defined.cpp")
         shutil.copy(os.path.join(targets, unit), source)
         includes.append("-Dslots=Q_SLOTS")
+    # The same unit again with Microsoft extensions, where clang acts on
+    # `#pragma warning`: no prefix.
+    if target == "msvc-extensions":
+        source = os.path.join(targets, "msvc", "msvc-extensions.cpp")
+        shutil.copy(os.path.join(targets, unit), source)
+        includes.append("-fms-extensions")
     commands.append({"directory": build, "file": source,
                      "arguments": ["/usr/bin/c++", *system, *includes, "-o",
                                    target + ".o", "-c", source]})

@@ -1,0 +1,2 @@
+#include "msvc.h"
+int msvc() { return core::answer(); }
