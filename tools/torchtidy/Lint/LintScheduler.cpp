@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
@@ -254,6 +255,21 @@ static std::vector<size_t> planSharedPrefixes(
 
 /// Lints a file against its group's PCH (Prefix), or on its own without
 /// one.
+/// An error the PCH cannot have caused: in the unit's own code, no note of
+/// it in a file the PCH was built from, and no spelling suggestion (typo
+/// correction searches what the PCH holds too, and may name another
+/// candidate than a whole parse). Against the same prefix, parsed to the
+/// same AST, such an error is the one a whole parse reports.
+static bool errorOfTheUnitAlone(const Finding &F,
+                                const llvm::StringSet<> &PrefixInputs) {
+  auto InUnit = [&](const tooling::DiagnosticMessage &M) {
+    return !M.FilePath.empty() &&
+           !PrefixInputs.contains(absolutePath(F, M.FilePath)) &&
+           !llvm::StringRef(M.Message).contains("did you mean");
+  };
+  return InUnit(F.Message) && llvm::all_of(F.Notes, InUnit);
+}
+
 static FileResult lintWithPrefix(LintSession &Session,
                                  const LintRequest &Request,
                                  const tooling::CompilationDatabase &Database,
@@ -267,10 +283,15 @@ static FileResult lintWithPrefix(LintSession &Session,
     // against the prefix (a header that is not include-guarded, a stale
     // PCH) is parsed again on its own, with its own errors. Not one whose
     // only errors are headers missing from the include path (a third-party
-    // library not installed): the parse stops at the first, with the PCH or
-    // without, and the PCH built, so none is in the prefix.
-    auto ErrorOfTheParse = [](const Finding &F) {
-      return isCompilerError(F) && !isMissingIncludeError(F);
+    // library not installed: the parse stops at the first, with the PCH or
+    // without, and the PCH built, so none is in the prefix), or errors of
+    // its own code alone (code that does not compile, the same either way).
+    llvm::StringSet<> PrefixInputs;
+    for (const std::string &Input : Prefix->Inputs)
+      PrefixInputs.insert(Input);
+    auto ErrorOfTheParse = [&](const Finding &F) {
+      return isCompilerError(F) && !isMissingIncludeError(F) &&
+             !errorOfTheUnitAlone(F, PrefixInputs);
     };
     if (llvm::any_of(Result.Findings, ErrorOfTheParse)) {
       Result = Session.lintFile(Database, File, "", Facts);

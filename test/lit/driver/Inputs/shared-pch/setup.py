@@ -23,6 +23,7 @@ flags = ["-std=c++17", "-isystem", os.path.join(small, "sys"),
          "-I", os.path.join(small, "user")]
 commands = []
 for name, extra in [("first", []), ("second", []), ("broken", []),
+                    ("broken-candidate", []), ("broken-typo", []),
                     ("macro-first", []), ("quoted-first", []),
                     ("no-libtorch", []),
                     ("user-one", []), ("user-two", []),
