@@ -532,6 +532,7 @@ private:
 
 struct SharedPrefixPch::Group {
   std::string Key;
+  std::string FlagsKey; // the key without the prefix (Unit::FlagsKey)
   std::string PrefixText;
   std::string WorkingDirectory;
   std::vector<std::string> Flags;
@@ -567,6 +568,20 @@ static std::vector<llvm::StringRef> headerNamesOf(llvm::StringRef PrefixText) {
                         .drop_front()
                         .take_until([](char C) { return C == '>'; }));
   return Names;
+}
+
+/// The starts of a prefix that end at a LibTorch header, longest first,
+/// without the prefix itself.
+static std::vector<std::string> shorterCutsOf(llvm::StringRef PrefixText) {
+  std::vector<std::string> Cuts;
+  std::string Leading;
+  for (llvm::StringRef Name : headerNamesOf(PrefixText)) {
+    Leading += "#include <" + Name.str() + ">\n";
+    if (isLibTorchHeaderName(Name) && Leading.size() < PrefixText.size())
+      Cuts.push_back(Leading);
+  }
+  std::reverse(Cuts.begin(), Cuts.end());
+  return Cuts;
 }
 
 void SharedPrefixPch::add(llvm::StringRef File,
@@ -693,6 +708,7 @@ void SharedPrefixPch::group() {
     if (New) {
       auto G = std::make_unique<Group>();
       G->Key = ChosenKey;
+      G->FlagsKey = U.FlagsKey;
       G->PrefixText = *Chosen;
       G->WorkingDirectory = U.Directory;
       G->Flags = U.Flags;
@@ -742,22 +758,37 @@ void SharedPrefixPch::prepare(size_t Index) {
     }
     PreparedChanged.notify_all();
   });
-  std::optional<Outcome> Last = lastOutcome(G);
-  if (Last == Outcome::Pch) {
-    G.Current.PchPath = pathOf(G, ".pch");
-    // The listing's time says when the PCH was last used (for pruning); the
-    // PCH's own stays, since cached results hold it as an input.
-    touch(pathOf(G, ".inputs"));
-    G.Ready = true;
-    ++Reused;
-    return;
-  }
-  if (Last || !G.MayBuild) // not shareable, and nothing has changed since
-    return;
-  if (build(G)) {
-    G.Ready = true;
-    ++Built;
-    pruneLeastRecentlyUsed();
+  // A prefix whose PCH does not build (one of its headers does not compile
+  // here: LibTorch's CUDA headers without CUDA's) may start with one that
+  // does: every unit of the group starts with each shorter cut too.
+  std::vector<std::string> ShorterCuts = shorterCutsOf(G.PrefixText);
+  for (size_t Shorter = 0;; ++Shorter) {
+    std::optional<Outcome> Last = lastOutcome(G);
+    if (Last == Outcome::Pch) {
+      G.Current.PchPath = pathOf(G, ".pch");
+      // The listing's time says when the PCH was last used (for pruning);
+      // the PCH's own stays, since cached results hold it as an input.
+      touch(pathOf(G, ".inputs"));
+      G.Ready = true;
+      ++Reused;
+      return;
+    }
+    if (!Last && G.MayBuild) {
+      if (build(G)) {
+        G.Ready = true;
+        ++Built;
+        pruneLeastRecentlyUsed();
+        return;
+      }
+      Last = lastOutcome(G);
+    }
+    // Otherwise not shareable, and nothing has changed since: a user
+    // header in the prefix is in every shorter one that reaches it, and
+    // only a failed build is worth trying shorter.
+    if (Last != Outcome::Failed || Shorter == ShorterCuts.size())
+      return;
+    G.PrefixText = ShorterCuts[Shorter];
+    G.Key = hexHash(G.FlagsKey + '\0' + G.PrefixText);
   }
 }
 

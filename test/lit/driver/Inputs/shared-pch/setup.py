@@ -1,4 +1,4 @@
-"""setup.py <inputs> <dir> <torch flags...>: two projects in <dir>.
+"""setup.py <inputs> <dir> <torch flags...>: the projects in <dir>.
 
 small/: files that start with <torch/api.h> from a system directory, and the
 shapes that must not share (a macro first, a quoted include first, no
@@ -8,7 +8,8 @@ prefix, for two workers (one builds the PCH, one waits for it). torch/: two
 copies of the bundled example, parsed against LibTorch's headers without
 the tests' PCH. targets/: a CMake-like project (../shared-pch-targets), one
 build folder and -I folders per target, each unit starting with its own
-header.
+header. cuda/: two files whose prefix ends with a header that does not
+compile here.
 """
 import json
 import os
@@ -63,6 +64,19 @@ for name in ("a", "b", "c"):
     commands.append({"directory": three, "file": source,
                      "arguments": ["/usr/bin/c++", *flags, "-c", source]})
 with open(os.path.join(three, "compile_commands.json"), "w") as out:
+    json.dump(commands, out, indent=1)
+
+# cuda/: two files whose prefix ends with a header that does not compile
+# here (LibTorch's CUDA headers without CUDA's).
+cuda = os.path.join(root, "cuda")
+os.makedirs(cuda)
+commands = []
+for name in ("a", "b"):
+    source = os.path.join(cuda, name + ".cpp")
+    shutil.copy(os.path.join(inputs, "cuda-first.cpp.in"), source)
+    commands.append({"directory": cuda, "file": source,
+                     "arguments": ["/usr/bin/c++", *flags, "-c", source]})
+with open(os.path.join(cuda, "compile_commands.json"), "w") as out:
     json.dump(commands, out, indent=1)
 
 torch = os.path.join(root, "torch")
