@@ -203,7 +203,7 @@ FileDiagnostics diagnosticsOf(llvm::StringRef File, const LintOutput &Output,
     if (!Where)
       continue;
     // Compiler errors are clangd's to show; the one thing to say here is
-    // that the checks did not run, once, at the first error in the file.
+    // that the checks saw an incomplete AST, once, at the first error.
     if (isCompilerError(*Finding)) {
       if (SaidParseError)
         continue;
@@ -214,7 +214,8 @@ FileDiagnostics diagnosticsOf(llvm::StringRef File, const LintOutput &Output,
       Notice.severity = lsp::DiagnosticSeverity::Information;
       Notice.source = "torchtidy";
       Notice.message =
-          "torchtidy did not check this file: clang cannot parse it: " +
+          "clang cannot parse this file, so torchtidy's findings in it may "
+          "be incomplete: " +
           Finding->getString("message").value_or("").str();
       Result.Diagnostics.push_back(toJSON(Notice));
       continue;
