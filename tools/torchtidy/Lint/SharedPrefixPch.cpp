@@ -782,9 +782,9 @@ void SharedPrefixPch::prepare(size_t Index) {
       }
       Last = lastOutcome(G);
     }
-    // Otherwise not shareable, and nothing has changed since: a user
-    // header in the prefix is in every shorter one that reaches it, and
-    // only a failed build is worth trying shorter.
+    // Otherwise not shareable, and nothing has changed since. Only a build
+    // that failed is tried shorter; one that reached the project's own
+    // headers stays whole (the listing does not say where it reached them).
     if (Last != Outcome::Failed || Shorter == ShorterCuts.size())
       return;
     G.PrefixText = ShorterCuts[Shorter];
