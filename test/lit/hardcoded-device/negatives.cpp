@@ -48,3 +48,18 @@ torch::TensorOptions Defaults::options =
     torch::TensorOptions().device(torch::kCUDA);
 torch::Device Defaults::device = torch::Device(torch::kCUDA);
 torch::TensorOptions Defaults::plain = torch::TensorOptions();
+
+// One step removed: an extern declaration, then the definition that
+// initialises it.
+extern torch::Device sharedDevice;
+torch::Device sharedDevice = torch::Device(torch::kCUDA);
+
+// Through a template: a class template's static member, defined outside
+// it for every instantiation, and used through a method.
+template <typename T> struct Placement {
+  static torch::Device device;
+  torch::Tensor place(torch::Tensor x) const { return x.to(device); }
+};
+template <typename T>
+torch::Device Placement<T>::device = torch::Device(torch::kCUDA);
+torch::Tensor placeFloat(torch::Tensor x) { return Placement<float>{}.place(x); }

@@ -154,15 +154,23 @@ std::string reasonFrom(llvm::StringRef Stderr) {
   return Last.str();
 }
 
+/// A diagnostic of torchtidy's at Range.
+lsp::Diagnostic diagnostic(lsp::Range Range, lsp::DiagnosticSeverity Severity,
+                           std::string Message) {
+  lsp::Diagnostic Result;
+  Result.range = Range;
+  Result.severity = Severity;
+  Result.source = "torchtidy";
+  Result.message = std::move(Message);
+  return Result;
+}
+
 } // namespace
 
 json::Value fileNotice(llvm::StringRef Message) {
-  lsp::Diagnostic Notice;
-  Notice.range = lsp::Range(lsp::Position(0, 0));
-  Notice.severity = lsp::DiagnosticSeverity::Information;
-  Notice.source = "torchtidy";
-  Notice.message = Message.str();
-  return toJSON(Notice);
+  return toJSON(diagnostic(lsp::Range(lsp::Position(0, 0)),
+                           lsp::DiagnosticSeverity::Information,
+                           Message.str()));
 }
 
 FileDiagnostics diagnosticsOf(llvm::StringRef File, const LintOutput &Output,
@@ -208,27 +216,23 @@ FileDiagnostics diagnosticsOf(llvm::StringRef File, const LintOutput &Output,
       if (SaidParseError)
         continue;
       SaidParseError = true;
-      lsp::Diagnostic Notice;
-      Notice.range = Where->first == File ? Own.rangeAt(Where->second)
-                                          : lsp::Range(lsp::Position(0, 0));
-      Notice.severity = lsp::DiagnosticSeverity::Information;
-      Notice.source = "torchtidy";
-      Notice.message =
+      Result.Diagnostics.push_back(toJSON(diagnostic(
+          Where->first == File ? Own.rangeAt(Where->second)
+                               : lsp::Range(lsp::Position(0, 0)),
+          lsp::DiagnosticSeverity::Information,
           "clang cannot parse this file, so torchtidy's findings in it may "
           "be incomplete: " +
-          Finding->getString("message").value_or("").str();
-      Result.Diagnostics.push_back(toJSON(Notice));
+              Finding->getString("message").value_or("").str())));
       continue;
     }
     // Findings in the headers a file includes are published with the file
     // that is linted only where they are: in this file.
     if (Where->first != File)
       continue;
-    lsp::Diagnostic Diagnostic;
-    Diagnostic.range = Own.rangeAt(Where->second);
-    Diagnostic.severity = severityOf(Finding->getString("level").value_or(""));
-    Diagnostic.source = "torchtidy";
-    Diagnostic.message = Finding->getString("message").value_or("").str();
+    lsp::Diagnostic Diagnostic =
+        diagnostic(Own.rangeAt(Where->second),
+                   severityOf(Finding->getString("level").value_or("")),
+                   Finding->getString("message").value_or("").str());
     // Written out here rather than with the library's toJSON: that refers
     // to the URI's string instead of copying it.
     json::Array Related;

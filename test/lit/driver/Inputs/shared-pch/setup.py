@@ -55,43 +55,32 @@ for run, groups in (("five", range(1, 6)), ("sixth", [6])):
     with open(os.path.join(project, "compile_commands.json"), "w") as out:
         json.dump(commands, out, indent=1)
 
-three = os.path.join(root, "three")
-os.makedirs(three)
-commands = []
-for name in ("a", "b", "c"):
-    source = os.path.join(three, name + ".cpp")
-    shutil.copy(os.path.join(small, "first.cpp"), source)
-    commands.append({"directory": three, "file": source,
-                     "arguments": ["/usr/bin/c++", *flags, "-c", source]})
-with open(os.path.join(three, "compile_commands.json"), "w") as out:
-    json.dump(commands, out, indent=1)
+def copies_project(name, copied, members, unit_flags):
+    """<root>/<name>/: one copy of the file copied per member, each compiled
+    with unit_flags."""
+    project = os.path.join(root, name)
+    os.makedirs(project)
+    commands = []
+    for member in members:
+        source = os.path.join(project, member + ".cpp")
+        shutil.copy(copied, source)
+        commands.append({"directory": project, "file": source,
+                         "arguments": ["/usr/bin/c++", *unit_flags, "-c",
+                                       source]})
+    with open(os.path.join(project, "compile_commands.json"), "w") as out:
+        json.dump(commands, out, indent=1)
 
+
+copies_project("three", os.path.join(small, "first.cpp"), ("a", "b", "c"),
+               flags)
 # cuda/: two files whose prefix ends with a header that does not compile
 # here (LibTorch's CUDA headers without CUDA's).
-cuda = os.path.join(root, "cuda")
-os.makedirs(cuda)
-commands = []
-for name in ("a", "b"):
-    source = os.path.join(cuda, name + ".cpp")
-    shutil.copy(os.path.join(inputs, "cuda-first.cpp.in"), source)
-    commands.append({"directory": cuda, "file": source,
-                     "arguments": ["/usr/bin/c++", *flags, "-c", source]})
-with open(os.path.join(cuda, "compile_commands.json"), "w") as out:
-    json.dump(commands, out, indent=1)
+copies_project("cuda", os.path.join(inputs, "cuda-first.cpp.in"), ("a", "b"),
+               flags)
 
-torch = os.path.join(root, "torch")
-os.makedirs(torch)
 example = os.path.join(inputs, "..", "..", "..", "..", "..", "examples",
                        "train_mnist.cpp")
-commands = []
-for name in ("train_a", "train_b"):
-    source = os.path.join(torch, name + ".cpp")
-    shutil.copy(example, source)
-    commands.append({"directory": torch, "file": source,
-                     "arguments": ["/usr/bin/c++", *torch_flags, "-c",
-                                   source]})
-with open(os.path.join(torch, "compile_commands.json"), "w") as out:
-    json.dump(commands, out, indent=1)
+copies_project("torch", example, ("train_a", "train_b"), torch_flags)
 
 # targets/: per target, its build folder and its own -I folders, as CMake's
 # target_include_directories writes them.
