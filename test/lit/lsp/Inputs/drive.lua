@@ -68,6 +68,24 @@ local function await(step, buf, since)
   return ok
 end
 
+-- Whether a torchtidy process linting file runs now (Linux's /proc: the
+-- lint is a child process whose arguments name the file).
+local function lint_is_running(file)
+  for _, path in ipairs(vim.fn.glob('/proc/[0-9]*/cmdline', false, true)) do
+    local handle = io.open(path, 'rb')
+    if handle then
+      local cmdline = handle:read('*a') or ''
+      handle:close()
+      local arguments = vim.split(cmdline, '\0', { plain = true })
+      if vim.tbl_contains(arguments, '--format=json') and
+          vim.tbl_contains(arguments, file) then
+        return true
+      end
+    end
+  end
+  return false
+end
+
 local function client_alive()
   local client = vim.lsp.get_client_by_id(client_id)
   return client ~= nil and not client.is_stopped()
@@ -132,7 +150,16 @@ local ok, err = pcall(function()
 
   -- 6. Saved again while its lint runs: the stale lint is ended, and only
   -- the lint of the saved file publishes.
+  -- The save waits until the lint the open started is a running process
+  -- (its command line names the file): saved sooner, the server would
+  -- replace the waiting lint, which is right but not this case.
   local slow = open(project .. '/src/slow.cpp')
+  local started = vim.wait(timeout, function()
+    return lint_is_running(project .. '/src/slow.cpp')
+  end, 20)
+  if not started then
+    say('the lint of slow.cpp never started')
+  end
   vim.cmd('silent write')
   await('open and save slow.cpp', slow, 0)
   vim.wait(3000, function() return false end, 100)
