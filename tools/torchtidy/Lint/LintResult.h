@@ -28,6 +28,9 @@ using Finding = clang::tidy::ClangTidyError;
 /// linted as part of a project, the facts it gives and took (ProjectFacts.h).
 struct FileResult {
   std::vector<Finding> Findings;
+  /// What the result rests on: every file the unit read and, for each
+  /// header an include looked for in vain, the folders where it would
+  /// appear (a folder's input is its list of entries).
   std::vector<std::string> Inputs;
   UnitFacts Facts;
 };

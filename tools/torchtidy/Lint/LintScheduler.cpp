@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <atomic>
@@ -225,19 +226,65 @@ static void settleProjectFacts(
         Request.Stats->Unsettled.push_back(Files[I]);
 }
 
-/// Puts the files to lint in path order (a database lists its files in no
-/// order of its own), the programs last: by the time they are analysed, the
-/// files they call into have provided their facts, and they need no second
-/// lint.
-static void putProgramsLast(std::vector<size_t> &ToLint,
-                            const std::vector<std::string> &Files) {
-  std::vector<bool> IsProgram(Files.size());
-  for (size_t I : ToLint)
+/// The names, without extension, of the headers a source file includes in
+/// quotes: its project's own.
+static llvm::StringSet<> quotedHeaderStemsOf(llvm::StringRef File) {
+  llvm::StringSet<> Stems;
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer)
+    return Stems;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.ltrim();
+    if (!Line.consume_front("#"))
+      continue;
+    Line = Line.ltrim();
+    if (!Line.consume_front("include"))
+      continue;
+    Line = Line.ltrim();
+    if (!Line.consume_front("\""))
+      continue;
+    Stems.insert(llvm::sys::path::stem(
+        Line.take_until([](char C) { return C == '"'; })));
+  }
+  return Stems;
+}
+
+/// Puts the files to lint in the order that spares second lints: the files
+/// a file probably calls into first (those named like a header it includes
+/// in quotes: `decoder_rnn.cpp` for `#include "decoder_rnn.h"`), the
+/// programs last, path order otherwise (a database lists its files in no
+/// order of its own). A file analysed after the files it calls into have
+/// provided their facts needs no second lint; where the guess is wrong, the
+/// settling below lints again, as it would anyway. IsProgram: which files
+/// define `main`.
+static void putCalleesFirst(std::vector<size_t> &ToLint,
+                            const std::vector<std::string> &Files,
+                            std::vector<bool> &IsProgram) {
+  IsProgram.assign(Files.size(), false);
+  llvm::StringMap<std::vector<size_t>> UnitsOfStem;
+  for (size_t I : ToLint) {
     IsProgram[I] = definesMain(Files[I]);
+    UnitsOfStem[llvm::sys::path::stem(Files[I])].push_back(I);
+  }
+  std::vector<std::vector<size_t>> Callees(Files.size());
+  for (size_t I : ToLint)
+    for (const auto &Stem : quotedHeaderStemsOf(Files[I]))
+      for (size_t Callee : UnitsOfStem.lookup(Stem.getKey()))
+        if (Callee != I)
+          Callees[I].push_back(Callee);
   llvm::sort(ToLint, [&](size_t A, size_t B) {
-    return std::make_tuple(IsProgram[A], llvm::StringRef(Files[A]), A) <
-           std::make_tuple(IsProgram[B], llvm::StringRef(Files[B]), B);
+    return std::make_tuple(llvm::StringRef(Files[A]), A) <
+           std::make_tuple(llvm::StringRef(Files[B]), B);
   });
+  sortCalleesFirst(ToLint, Files.size(), [&](size_t I) { return Callees[I]; });
+  std::vector<size_t> ProgramsLast;
+  llvm::copy_if(ToLint, std::back_inserter(ProgramsLast),
+                [&](size_t I) { return !IsProgram[I]; });
+  llvm::copy_if(ToLint, std::back_inserter(ProgramsLast),
+                [&](size_t I) { return IsProgram[I]; });
+  ToLint = std::move(ProgramsLast);
 }
 
 /// Groups the files to lint by their shared prefix; returns the groups
@@ -353,8 +400,9 @@ std::vector<Finding> lintInParallel(
     }
     ToLint.push_back(I);
   }
+  std::vector<bool> IsProgram(Files.size());
   if (InProject)
-    putProgramsLast(ToLint, Files);
+    putCalleesFirst(ToLint, Files, IsProgram);
   std::vector<size_t> PrefixGroups;
   if (Request.Sharing)
     PrefixGroups = planSharedPrefixes(*Request.Sharing, Request.Jobs, Planner,
@@ -376,9 +424,9 @@ std::vector<Finding> lintInParallel(
       Result.Facts.Summaries[IncompleteUnitFact.str()] = "";
     if (InProject)
       Project->provide(UnitNames[I], Result.Facts.Summaries);
-    // A TU that does not parse may parse next time (a generated header
-    // appears): never cached.
-    if (Request.Cache && llvm::none_of(Result.Findings, isCompilerError))
+    // With its errors too: they rest on the same inputs as any result, and
+    // a header that was missing is watched for (its folders are inputs).
+    if (Request.Cache)
       Request.Cache->store(CacheKeys[I], Result, LintStart);
     {
       std::lock_guard<std::mutex> Lock(ResultsLock);
@@ -390,20 +438,42 @@ std::vector<Finding> lintInParallel(
   // First every file to lint, in the order above. A file that calls into
   // one linted after it read no fact, or an old one.
   {
-    std::atomic<size_t> Next{0};
-    size_t Tasks = PrefixGroups.size() + ToLint.size();
+    std::atomic<size_t> NextPrefix{0};
+    std::mutex QueueLock;
+    std::vector<size_t> Queue = ToLint;
+    // The next unit in order; while its PCH is being built, the first unit
+    // after it that does not wait for one (a file that does not share, or
+    // whose PCH is ready), so that no worker idles through a build. Not a
+    // program: linted before the files it calls into, it would be linted
+    // again.
+    auto TakeUnit = [&]() -> std::optional<size_t> {
+      std::lock_guard<std::mutex> Lock(QueueLock);
+      if (Queue.empty())
+        return std::nullopt;
+      auto Taken = Queue.begin();
+      auto Waits = [&](size_t I) {
+        return Request.Sharing && Request.Sharing->wouldWait(Files[I]);
+      };
+      if (Waits(*Taken)) {
+        auto Free = llvm::find_if(
+            Queue, [&](size_t I) { return !IsProgram[I] && !Waits(I); });
+        if (Free != Queue.end())
+          Taken = Free;
+      }
+      size_t I = *Taken;
+      Queue.erase(Taken);
+      return I;
+    };
     auto Worker = [&] {
       LintSession Session(Request); // clang-tidy contexts are not shareable.
-      for (size_t T = Next++; T < Tasks; T = Next++) {
-        // The prefixes to prepare, then the units: every prefix is taken
-        // before any unit, which may wait for its prefix.
-        if (T < PrefixGroups.size())
-          Request.Sharing->prepare(PrefixGroups[T]);
-        else
-          LintOne(Session, ToLint[T - PrefixGroups.size()]);
-      }
+      // The prefixes to prepare, then the units: every prefix is taken
+      // before any unit, which may wait for its prefix.
+      for (size_t T = NextPrefix++; T < PrefixGroups.size(); T = NextPrefix++)
+        Request.Sharing->prepare(PrefixGroups[T]);
+      while (std::optional<size_t> I = TakeUnit())
+        LintOne(Session, *I);
     };
-    runWorkers(Request.Jobs, Tasks, Worker);
+    runWorkers(Request.Jobs, PrefixGroups.size() + ToLint.size(), Worker);
     if (Request.Stats)
       Request.Stats->Linted += ToLint.size();
   }

@@ -13,6 +13,10 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorLexer.h"
 #include "clang/Serialization/ASTReader.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -22,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -81,8 +86,62 @@ private:
   UnitFacts &Facts;
 };
 
+/// For each header an `#include` does not find, the folders where it would
+/// appear: on the way to each place the preprocessor looks (the includer's
+/// folder, every search folder), the deepest that exists. A file or folder
+/// created there changes that folder's entries, so a result that rests on
+/// them (a unit that stopped at a missing header) is not reused once the
+/// header exists. A header map or framework is recorded as itself: a
+/// change inside a framework's Headers/ is not seen, as a new header that
+/// shadows a found one is not (ResultCache.h).
+class MissingHeaderFolders : public PPCallbacks {
+public:
+  MissingHeaderFolders(const Preprocessor &PP,
+                       std::function<void(llvm::StringRef)> Record)
+      : PP(PP), Record(std::move(Record)) {}
+
+  bool FileNotFound(llvm::StringRef FileName) override {
+    std::vector<std::string> Places;
+    auto LookIn = [&](llvm::StringRef Folder) {
+      llvm::SmallString<256> Place(Folder);
+      llvm::sys::path::append(Place, FileName);
+      Places.push_back(std::string(Place));
+    };
+    if (llvm::sys::path::is_absolute(FileName)) {
+      Places.push_back(FileName.str());
+    } else {
+      // Looked in for a quoted include only; for an angled one too, which
+      // costs a stat.
+      if (PreprocessorLexer *Includer = PP.getCurrentFileLexer())
+        if (OptionalFileEntryRef File = Includer->getFileEntry())
+          LookIn(llvm::sys::path::parent_path(File->getName()));
+      for (const DirectoryLookup &Lookup :
+           PP.getHeaderSearchInfo().search_dir_range()) {
+        if (OptionalDirectoryEntryRef Folder = Lookup.getDirRef())
+          LookIn(Folder->getName());
+        else
+          Record(Lookup.getName());
+      }
+    }
+    for (llvm::StringRef Place : Places) {
+      llvm::StringRef Folder = llvm::sys::path::parent_path(Place);
+      llvm::vfs::FileSystem &Files = PP.getFileManager().getVirtualFileSystem();
+      while (!Folder.empty() && !Files.status(Folder))
+        Folder = llvm::sys::path::parent_path(Folder);
+      if (!Folder.empty())
+        Record(Folder);
+    }
+    return false; // the error stands
+  }
+
+private:
+  const Preprocessor &PP;
+  std::function<void(llvm::StringRef)> Record;
+};
+
 /// clang-tidy's checks behind a user-code traversal scope; records every
-/// file the translation unit read, precompiled headers included.
+/// file the translation unit read, precompiled headers included, and the
+/// folders where a header it did not find would appear.
 class LintAction : public ASTFrontendAction {
 public:
   LintAction(ClangTidyASTConsumerFactory &Checks, FileResult &Result,
@@ -109,6 +168,14 @@ public:
     }
     return std::make_unique<UserCodeScopeConsumer>(Compiler.getSourceManager(),
                                                    std::move(Inner));
+  }
+
+  bool BeginSourceFileAction(CompilerInstance &Compiler) override {
+    Compiler.getPreprocessor().addPPCallbacks(
+        std::make_unique<MissingHeaderFolders>(
+            Compiler.getPreprocessor(),
+            [this](llvm::StringRef Folder) { record(Folder); }));
+    return ASTFrontendAction::BeginSourceFileAction(Compiler);
   }
 
   // The lint emits no code: see Frontend/PrecompiledVTables.h.

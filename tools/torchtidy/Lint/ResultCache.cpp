@@ -5,9 +5,12 @@
 //
 //   torchtidy-cache 2
 //   <number of inputs>
-//   <size> <mtime ns> <content hash> <path>      (one line per input)
+//   <size> <mtime ns> <content hash> <path>      (one line per input; a
+//                                                 folder's content is the
+//                                                 names of its entries)
 //   <number of project facts>
-//   P <mangled name> <summary JSON>              (one line per fact provided)
+//   P <mangled name> <summary JSON, or - for none> (one line per fact
+//                                                 provided)
 //   U <mangled name> <digest, or - for none>     (one line per fact used)
 //   <the findings as clang-tidy's export-fixes YAML>
 //
@@ -47,6 +50,22 @@ static std::optional<std::string> hashOfFile(llvm::StringRef Path) {
   if (!Buffer)
     return std::nullopt;
   return hexHash((*Buffer)->getBuffer());
+}
+
+/// A file's content hash; a folder's is that of its entries' names, which
+/// change when a file or folder appears in it.
+static std::optional<std::string> contentHash(llvm::StringRef Path) {
+  if (!llvm::sys::fs::is_directory(Path))
+    return hashOfFile(Path);
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Path, EC), End; It != End && !EC;
+       It.increment(EC))
+    Names.push_back(llvm::sys::path::filename(It->path()).str());
+  if (EC)
+    return std::nullopt;
+  llvm::sort(Names);
+  return hexHash("folder\n" + llvm::join(Names, "\n"));
 }
 
 static uint64_t nanoseconds(llvm::sys::TimePoint<> Time) {
@@ -98,7 +117,7 @@ static bool inputUnchanged(llvm::StringRef Line) {
   if (Status.getSize() == Size &&
       nanoseconds(Status.getLastModificationTime()) == Modified)
     return true;
-  std::optional<std::string> Hash = hashOfFile(Fields[3]);
+  std::optional<std::string> Hash = contentHash(Fields[3]);
   return Hash && *Hash == Fields[2];
 }
 
@@ -109,7 +128,7 @@ static bool parseFact(llvm::StringRef Line, UnitFacts &Facts) {
   if (Name.empty() || Value.empty())
     return false;
   if (Tag == "P")
-    Facts.Summaries[Name.str()] = Value.str();
+    Facts.Summaries[Name.str()] = Value == "-" ? "" : Value.str();
   else if (Tag == "U")
     Facts.Used[Name.str()] = Value == "-" ? "" : Value.str();
   else
@@ -172,7 +191,7 @@ void ResultCache::store(llvm::StringRef Key, const FileResult &Result,
   Out << Magic << "\n" << Result.Inputs.size() << "\n";
   for (const std::string &Input : Result.Inputs) {
     llvm::sys::fs::file_status Status;
-    std::optional<std::string> Hash = hashOfFile(Input);
+    std::optional<std::string> Hash = contentHash(Input);
     if (Input.find('\n') != std::string::npos ||
         llvm::sys::fs::status(Input, Status) || !Hash ||
         Status.getLastModificationTime() >= LintStart)
@@ -183,7 +202,7 @@ void ResultCache::store(llvm::StringRef Key, const FileResult &Result,
   }
   Out << Result.Facts.Summaries.size() + Result.Facts.Used.size() << "\n";
   for (const auto &[Name, Summary] : Result.Facts.Summaries)
-    Out << "P " << Name << " " << Summary << "\n";
+    Out << "P " << Name << " " << (Summary.empty() ? "-" : Summary) << "\n";
   for (const auto &[Name, Digest] : Result.Facts.Used)
     Out << "U " << Name << " " << (Digest.empty() ? "-" : Digest) << "\n";
   tooling::TranslationUnitDiagnostics Saved;

@@ -5,8 +5,10 @@
 // in force) and lists every file its translation unit read with a content
 // hash: the entry holds while the preprocessed translation unit would be the
 // same. Stat data (size, mtime) spares re-hashing unchanged files, as git and
-// ccache do. Like ccache's direct mode, a new header that would shadow one
-// already on the include path is not noticed (docs/README.md says so).
+// ccache do. A result with compiler errors is kept too: a header an include
+// did not find is watched for through the folders where it would appear.
+// Like ccache's direct mode, a new header that would shadow one already on
+// the include path is not noticed (docs/README.md says so).
 //
 //===----------------------------------------------------------------------===//
 

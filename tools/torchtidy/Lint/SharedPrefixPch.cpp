@@ -4,6 +4,7 @@
 // prefix), in the PCH directory:
 //   <key>.hpp     the prefix: the group's leading #include <...> lines
 //   <key>.pch     the PCH built from it
+//   <key>.identifiers  every name its build looked up, one per line
 //   <key>.inputs  the outcome of the last build ("pch", "user-header" or
 //                 "failed"), then one line per file it read:
 //                 <size> <mtime ns> <path>
@@ -56,11 +57,13 @@ namespace {
 /// where the preprocessor looks before the system folders; entered and
 /// followed), `#pragma once`, an include guard
 /// (`#ifndef G` then `#define G`, and its `#endif`), `#undef` of a name
-/// nothing has defined, and, without Microsoft extensions, MSVC's
-/// `#pragma warning(...)`, `region` and `endregion`, which clang then
-/// ignores. Anything else (a macro defined or undefined, a conditional,
-/// another pragma, a directive continued on the next line) ends the walk:
-/// it may change how what follows parses.
+/// nothing has defined, a `#define` of a name nothing has defined (noted:
+/// the headers after it parse as without it only if they never name it),
+/// and, without Microsoft extensions, MSVC's `#pragma warning(...)`,
+/// `region` and `endregion`, which clang then ignores. Anything else (a
+/// macro defined again or undefined, a conditional, another pragma, a
+/// directive continued on the next line) ends the walk: it may change how
+/// what follows parses.
 class PrefixWalk {
 public:
   PrefixWalk(llvm::ArrayRef<std::string> QuoteDirs,
@@ -71,10 +74,11 @@ public:
         CommandLineMacros(CommandLineMacros),
         MicrosoftExtensions(MicrosoftExtensions) {}
 
-  /// The `#include <...>` lines up to and including LibTorch's last.
-  std::string prefixOf(llvm::StringRef Directory, llvm::StringRef Source) {
+  /// The `#include <...>` lines up to and including LibTorch's last, and
+  /// the macros defined before it.
+  SharedPrefix prefixOf(llvm::StringRef Directory, llvm::StringRef Source) {
     walk(Directory, Source, /*Depth=*/0);
-    return Prefix;
+    return std::move(Prefix);
   }
 
 private:
@@ -88,18 +92,19 @@ private:
                                          llvm::StringRef Directory,
                                          unsigned Depth);
 
-  /// Whether `#undef Name` here undefines nothing: no macro of that name
-  /// was defined by the command line, the compiler or the walk (which
-  /// defines only include guards).
-  bool undefinesNothing(llvm::StringRef Name) const;
+  /// Whether no macro named Name is defined here: not by the command line,
+  /// the compiler or the walk (`#undef Name` undefines nothing, `#define
+  /// Name` defines it anew).
+  bool nothingDefines(llvm::StringRef Name) const;
 
   llvm::ArrayRef<std::string> QuoteDirs; // -iquote: quoted includes only
   llvm::ArrayRef<std::string> AngleDirs; // -I: both kinds
   llvm::ArrayRef<std::string> CommandLineMacros;
   bool MicrosoftExtensions;
-  llvm::StringSet<> GuardsDefined;
-  std::string Leading; // every #include <...> line met so far
-  std::string Prefix;  // Leading, up to LibTorch's last
+  llvm::StringSet<> Defined;             // guards and macros the walk met
+  std::string Leading;                   // every #include <...> line met so far
+  std::vector<std::string> DefinedSoFar; // macros other than guards
+  SharedPrefix Prefix; // Leading and DefinedSoFar, at LibTorch's last
   llvm::StringSet<> Entered;
 };
 
@@ -123,6 +128,18 @@ bool ignoredWithoutMicrosoftExtensions(llvm::StringRef Pragma) {
   llvm::StringRef Name =
       Pragma.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
   return llvm::is_contained({"warning", "region", "endregion"}, Name);
+}
+
+/// The name a `#define` defines, when its text is a plain one: a name then
+/// nothing, a space or a parameter list.
+std::optional<llvm::StringRef> definedName(llvm::StringRef Text) {
+  llvm::StringRef Name =
+      Text.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+  llvm::StringRef Rest = Text.drop_front(Name.size());
+  if (Name.empty() || llvm::isDigit(Name.front()) ||
+      (!Rest.empty() && !llvm::isSpace(Rest.front()) && Rest.front() != '('))
+    return std::nullopt;
+  return Name;
 }
 
 /// An identifier alone (a guard's name), comments after it aside.
@@ -165,12 +182,12 @@ PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
     if (Line.contains('\\') || Line.contains("/*"))
       return Next::Stop;
     if (GuardPending) {
-      std::optional<llvm::StringRef> Defined =
+      std::optional<llvm::StringRef> GuardDefinition =
           directiveArgument(Line, "define");
-      if (!Defined ||
-          soleIdentifier(*Defined) != llvm::StringRef(*GuardPending))
+      if (!GuardDefinition ||
+          soleIdentifier(*GuardDefinition) != llvm::StringRef(*GuardPending))
         return Next::Stop;
-      GuardsDefined.insert(*GuardPending);
+      Defined.insert(*GuardPending);
       GuardPending.reset();
       GuardOpen = true;
       continue;
@@ -179,8 +196,20 @@ PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
     if (std::optional<llvm::StringRef> Undefined =
             directiveArgument(Line, "undef")) {
       std::optional<llvm::StringRef> Name = soleIdentifier(*Undefined);
-      if (!Name || !undefinesNothing(*Name))
+      if (!Name || !nothingDefines(*Name))
         return Next::Stop;
+      continue;
+    }
+    // `#define _USE_MATH_DEFINES` before <cmath>, `#define NOMINMAX`: a
+    // PCH built without the macro serves the unit when its build never met
+    // the name (SharedPrefixPch::prefixFor).
+    if (std::optional<llvm::StringRef> Definition =
+            directiveArgument(Line, "define")) {
+      std::optional<llvm::StringRef> Name = definedName(*Definition);
+      if (!Name || !nothingDefines(*Name))
+        return Next::Stop;
+      Defined.insert(*Name);
+      DefinedSoFar.push_back(Name->str());
       continue;
     }
     if (std::optional<llvm::StringRef> Pragma =
@@ -227,18 +256,18 @@ PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
       continue;
     Leading += "#include <" + Name.str() + ">\n";
     if (isLibTorchHeaderName(Name))
-      Prefix = Leading;
+      Prefix = {Leading, DefinedSoFar};
   }
 }
 
-bool PrefixWalk::undefinesNothing(llvm::StringRef Name) const {
+bool PrefixWalk::nothingDefines(llvm::StringRef Name) const {
   // The compiler predefines reserved names (__GNUC__, _LP64) and, in GNU
   // modes, a few plain ones.
   if (Name.starts_with("__") ||
       (Name.size() > 1 && Name[0] == '_' && llvm::isUpper(Name[1])) ||
       llvm::is_contained({"linux", "unix", "i386"}, Name))
     return false;
-  return !GuardsDefined.contains(Name) &&
+  return !Defined.contains(Name) &&
          !llvm::is_contained(CommandLineMacros, Name);
 }
 
@@ -281,11 +310,11 @@ PrefixWalk::enterProjectHeader(llvm::StringRef Name, bool Quoted,
 
 } // namespace
 
-std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
-                           llvm::ArrayRef<std::string> QuoteDirs,
-                           llvm::ArrayRef<std::string> AngleDirs,
-                           llvm::ArrayRef<std::string> CommandLineMacros,
-                           bool MicrosoftExtensions) {
+SharedPrefix sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
+                            llvm::ArrayRef<std::string> QuoteDirs,
+                            llvm::ArrayRef<std::string> AngleDirs,
+                            llvm::ArrayRef<std::string> CommandLineMacros,
+                            bool MicrosoftExtensions) {
   return PrefixWalk(QuoteDirs, AngleDirs, CommandLineMacros,
                     MicrosoftExtensions)
       .prefixOf(llvm::sys::path::parent_path(File), Source);
@@ -438,9 +467,10 @@ private:
 class PrefixPchAction : public GeneratePCHAction {
 public:
   PrefixPchAction(bool &SawUserHeader, std::vector<std::string> &Inputs,
-                  std::vector<std::string> &SearchFolders)
+                  std::vector<std::string> &SearchFolders,
+                  std::vector<std::string> &Identifiers)
       : SawUserHeader(SawUserHeader), Inputs(Inputs),
-        SearchFolders(SearchFolders) {}
+        SearchFolders(SearchFolders), Identifiers(Identifiers) {}
 
   bool BeginSourceFileAction(CompilerInstance &Compiler) override {
     Compiler.getPreprocessor().addPPCallbacks(
@@ -466,6 +496,12 @@ public:
          ++It)
       if (OptionalDirectoryEntryRef Folder = It->getDirRef())
         SearchFolders.push_back(AbsolutePath(Folder->getName()));
+    // Every name the preprocessor looked up (in code, in a directive, in a
+    // macro's body; not in a skipped block), keywords and builtins too: a
+    // macro of any other name, defined before the prefix, would have
+    // changed nothing in it.
+    for (const auto &Entry : Compiler.getPreprocessor().getIdentifierTable())
+      Identifiers.push_back(Entry.getKey().str());
     GeneratePCHAction::EndSourceFileAction();
   }
 
@@ -473,6 +509,7 @@ private:
   bool &SawUserHeader;
   std::vector<std::string> &Inputs;
   std::vector<std::string> &SearchFolders;
+  std::vector<std::string> &Identifiers;
 };
 
 class PrefixPchActionFactory : public tooling::FrontendActionFactory {
@@ -482,7 +519,7 @@ public:
 
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<PrefixPchAction>(SawUserHeader, Inputs,
-                                             SearchFolders);
+                                             SearchFolders, Identifiers);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -503,6 +540,7 @@ public:
   bool SawUserHeader = false;
   std::vector<std::string> Inputs;
   std::vector<std::string> SearchFolders;
+  std::vector<std::string> Identifiers;
 
 private:
   std::string OutputFile;
@@ -548,6 +586,10 @@ struct SharedPrefixPch::Group {
   /// The folders the build searched, in order: what the PCH's headers were
   /// found as (a name relative to one of them).
   std::vector<std::string> SearchFolders;
+  /// The names the build met, read when a unit first asks (under
+  /// IdentifiersLock); IdentifiersKnown: the PCH's list could be read.
+  std::optional<llvm::StringSet<>> Identifiers;
+  bool IdentifiersKnown = false;
 };
 
 SharedPrefixPch::SharedPrefixPch(std::string Directory,
@@ -598,9 +640,10 @@ void SharedPrefixPch::add(llvm::StringRef File,
       QuoteDirs.push_back(Folder.Path);
     else if (Folder.Option == "-I")
       AngleDirs.push_back(Folder.Path);
-  std::string PrefixText = sharedPrefixOf(
-      File, (*Source)->getBuffer(), QuoteDirs, AngleDirs,
-      Shareable->CommandLineMacros, Shareable->MicrosoftExtensions);
+  SharedPrefix Prefix = sharedPrefixOf(File, (*Source)->getBuffer(), QuoteDirs,
+                                       AngleDirs, Shareable->CommandLineMacros,
+                                       Shareable->MicrosoftExtensions);
+  const std::string &PrefixText = Prefix.Text;
   if (PrefixText.empty()) {
     ++NotShareable;
     return;
@@ -665,6 +708,7 @@ void SharedPrefixPch::add(llvm::StringRef File,
       }))
     AddCuts(llvm::ArrayRef(Names).drop_front(FirstLibTorch - Names.begin()));
   FoldersLeftOut[U.File] = std::move(Dropped);
+  MacrosDefinedBefore[U.File] = std::move(Prefix.MacrosDefinedBefore);
   Units.push_back(std::move(U));
 }
 
@@ -814,7 +858,8 @@ void SharedPrefixPch::pruneLeastRecentlyUsed() {
       continue;
     llvm::StringRef Stem =
         llvm::StringRef(Listing).drop_back(llvm::StringRef(".inputs").size());
-    for (llvm::StringRef Extension : {".pch", ".hpp", ".inputs"})
+    for (llvm::StringRef Extension :
+         {".pch", ".hpp", ".inputs", ".identifiers"})
       llvm::sys::fs::remove(Stem.str() + Extension.str());
   }
 }
@@ -842,7 +887,41 @@ SharedPrefixPch::prefixFor(llvm::StringRef File) {
         return mayHidePrefixHeader(It->second, Folder);
       }))
     return nullptr;
+  // A macro the unit defines before its prefix changes nothing in a PCH
+  // whose build never met its name: the headers' tokens are the same with
+  // it or without it.
+  auto Macros = MacrosDefinedBefore.find(File);
+  if (Macros != MacrosDefinedBefore.end() &&
+      llvm::any_of(Macros->second, [&](const std::string &Name) {
+        return buildMetName(It->second, Name);
+      }))
+    return nullptr;
   return &G.Current;
+}
+
+bool SharedPrefixPch::buildMetName(size_t Index, llvm::StringRef Name) {
+  std::lock_guard<std::mutex> Lock(IdentifiersLock);
+  Group &G = *Groups[Index];
+  if (!G.Identifiers) {
+    G.Identifiers.emplace();
+    auto Text = llvm::MemoryBuffer::getFile(pathOf(G, ".identifiers"));
+    if (!Text)
+      return true; // not known: met, to be safe
+    llvm::SmallVector<llvm::StringRef, 0> Names;
+    (*Text)->getBuffer().split(Names, '\n', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Known : Names)
+      G.Identifiers->insert(Known);
+    G.IdentifiersKnown = true;
+  }
+  return !G.IdentifiersKnown || G.Identifiers->contains(Name);
+}
+
+bool SharedPrefixPch::wouldWait(llvm::StringRef File) {
+  auto It = GroupOfFile.find(File);
+  if (It == GroupOfFile.end() || !Groups[It->second]->Planned)
+    return false;
+  std::lock_guard<std::mutex> Lock(PreparedLock);
+  return !Groups[It->second]->Prepared;
 }
 
 bool SharedPrefixPch::mayHidePrefixHeader(size_t Index,
@@ -1020,6 +1099,13 @@ bool SharedPrefixPch::build(Group &G) {
   if (EditedWhileBuilt) {
     llvm::sys::fs::remove(pathOf(G, ".inputs"));
     return false;
+  }
+  // Before the listing, which makes the PCH current. Without it a unit that
+  // defines a macro before its prefix parses whole.
+  if (Result == Outcome::Pch) {
+    llvm::sort(Factory.Identifiers);
+    writeAtomically(pathOf(G, ".identifiers"),
+                    llvm::join(Factory.Identifiers, "\n") + "\n");
   }
   // Without its listing a PCH is never reused: a write that fails costs the
   // next run a build, not a wrong result.

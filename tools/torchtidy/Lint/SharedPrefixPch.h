@@ -52,19 +52,25 @@ namespace torchtidy {
 /// include guards, an `#undef` of a name nothing defined (not the
 /// compiler, CommandLineMacros or a guard), and, without Microsoft
 /// extensions, the MSVC pragmas clang then ignores (`warning`, `region`,
-/// `endregion`). A quoted include found in none
-/// of them is looked for as `<...>`, as the preprocessor does. Any other
-/// directive (a macro defined or undefined, a conditional, another pragma)
-/// ends it: what follows may parse differently. Empty when no LibTorch
-/// header is met. Ending at LibTorch keeps the prefix a fact of
-/// the file and its headers (the same every run, so a kept PCH is found
-/// again), and shared by files that go on to include different standard
-/// headers.
-std::string sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
-                           llvm::ArrayRef<std::string> QuoteDirs,
-                           llvm::ArrayRef<std::string> AngleDirs,
-                           llvm::ArrayRef<std::string> CommandLineMacros,
-                           bool MicrosoftExtensions);
+/// `endregion`); and past a `#define` of a name nothing defined, which is
+/// noted, not put in the prefix: a PCH built without it serves the unit
+/// only if its headers never name it (SharedPrefixPch::prefixFor). A
+/// quoted include found in none of them is looked for as `<...>`, as the
+/// preprocessor does. Any other directive (a macro defined again or
+/// undefined, a conditional, another pragma) ends it: what follows may
+/// parse differently. Empty when no LibTorch header is met. Ending at
+/// LibTorch keeps the prefix a fact of the file and its headers (the same
+/// every run, so a kept PCH is found again), and shared by files that go on
+/// to include different standard headers.
+struct SharedPrefix {
+  std::string Text;                             // the `#include <...>` lines
+  std::vector<std::string> MacrosDefinedBefore; // before its last line
+};
+SharedPrefix sharedPrefixOf(llvm::StringRef File, llvm::StringRef Source,
+                            llvm::ArrayRef<std::string> QuoteDirs,
+                            llvm::ArrayRef<std::string> AngleDirs,
+                            llvm::ArrayRef<std::string> CommandLineMacros,
+                            bool MicrosoftExtensions);
 
 /// A unit's compile command as it decides which units may share a prefix.
 struct ShareableCommand {
@@ -137,6 +143,9 @@ public:
   /// has been started, as the runs do (groups first), or it may wait for
   /// ever.
   const Prefix *prefixFor(llvm::StringRef File);
+  /// Whether prefixFor(File) would wait now: its group's PCH is being
+  /// prepared.
+  bool wouldWait(llvm::StringRef File);
 
   /// What the run did, for --cache-stats.
   unsigned built() const { return Built; }
@@ -171,6 +180,9 @@ private:
   /// built without, holds a header named as one the PCH read is named
   /// relative to a folder the build searched. Thread-safe; remembered.
   bool mayHidePrefixHeader(size_t Group, const std::string &Folder);
+  /// Whether the build of the group's PCH met Name (a macro's, as an
+  /// identifier anywhere); true when that is not known. Thread-safe.
+  bool buildMetName(size_t Group, llvm::StringRef Name);
 
   std::string Directory;
   std::string ToolIdentity;
@@ -182,6 +194,10 @@ private:
   std::map<std::string, size_t, std::less<>> GroupOfFile;
   /// Per file, its own include folders left out of its group's flags.
   std::map<std::string, std::vector<std::string>, std::less<>> FoldersLeftOut;
+  /// Per file, the macros it defines before its prefix ends.
+  std::map<std::string, std::vector<std::string>, std::less<>>
+      MacrosDefinedBefore;
+  std::mutex IdentifiersLock;
   std::mutex HidingLock;
   std::map<std::pair<size_t, std::string>, bool> Hiding;
   std::atomic<unsigned> Built{0}, Reused{0}, UnitsAgainstPch{0};

@@ -1,8 +1,9 @@
 """setup.py <inputs> <dir> <torch flags...>: the projects in <dir>.
 
 small/: files that start with <torch/api.h> from a system directory, and the
-shapes that must not share (a macro first, a quoted include first, no
-LibTorch header, a user header reached with <torch/...>, other flags).
+shapes that must not share (a macro the header looks at or defined twice,
+a quoted include first, no LibTorch header, a user header reached with
+<torch/...>, other flags).
 many/: more prefixes than the cache keeps. three/: three files of one
 prefix, for two workers (one builds the PCH, one waits for it). torch/: two
 copies of the bundled example, parsed against LibTorch's headers without
@@ -25,7 +26,9 @@ flags = ["-std=c++17", "-isystem", os.path.join(small, "sys"),
 commands = []
 for name, extra in [("first", []), ("second", []), ("broken", []),
                     ("broken-candidate", []), ("broken-typo", []),
-                    ("macro-first", []), ("quoted-first", []),
+                    ("macro-first", []), ("macro-skipped", []),
+                    ("macro-named", []), ("macro-twice", []),
+                    ("macro-in-header", []), ("quoted-first", []),
                     ("no-libtorch", []),
                     ("user-one", []), ("user-two", []),
                     ("other-flags", ["-DOTHER=1"])]:

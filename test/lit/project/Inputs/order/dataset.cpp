@@ -1,0 +1,2 @@
+#include "dataset.h"
+torch::Tensor load_batch(int n) { return torch::ones(n); }

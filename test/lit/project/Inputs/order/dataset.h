@@ -1,0 +1,3 @@
+#pragma once
+#include "minitorch.h"
+torch::Tensor load_batch(int n);
