@@ -92,9 +92,10 @@ private:
                                          llvm::StringRef Directory,
                                          unsigned Depth);
 
+  /// Whether the command line or the walk defined a macro named Name.
+  bool definedBefore(llvm::StringRef Name) const;
   /// Whether no macro named Name is defined here: not by the command line,
-  /// the compiler or the walk (`#undef Name` undefines nothing, `#define
-  /// Name` defines it anew).
+  /// the walk or the compiler (`#undef Name` then undefines nothing).
   bool nothingDefines(llvm::StringRef Name) const;
 
   llvm::ArrayRef<std::string> QuoteDirs; // -iquote: quoted includes only
@@ -202,11 +203,12 @@ PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
     }
     // `#define _USE_MATH_DEFINES` before <cmath>, `#define NOMINMAX`: a
     // PCH built without the macro serves the unit when its build never met
-    // the name (SharedPrefixPch::prefixFor).
+    // the name (SharedPrefixPch::prefixFor). The compiler's own macros are
+    // among the names every build meets.
     if (std::optional<llvm::StringRef> Definition =
             directiveArgument(Line, "define")) {
       std::optional<llvm::StringRef> Name = definedName(*Definition);
-      if (!Name || !nothingDefines(*Name))
+      if (!Name || definedBefore(*Name))
         return Next::Stop;
       Defined.insert(*Name);
       DefinedSoFar.push_back(Name->str());
@@ -260,6 +262,10 @@ PrefixWalk::Next PrefixWalk::walk(llvm::StringRef Directory,
   }
 }
 
+bool PrefixWalk::definedBefore(llvm::StringRef Name) const {
+  return Defined.contains(Name) || llvm::is_contained(CommandLineMacros, Name);
+}
+
 bool PrefixWalk::nothingDefines(llvm::StringRef Name) const {
   // The compiler predefines reserved names (__GNUC__, _LP64) and, in GNU
   // modes, a few plain ones.
@@ -267,8 +273,7 @@ bool PrefixWalk::nothingDefines(llvm::StringRef Name) const {
       (Name.size() > 1 && Name[0] == '_' && llvm::isUpper(Name[1])) ||
       llvm::is_contained({"linux", "unix", "i386"}, Name))
     return false;
-  return !Defined.contains(Name) &&
-         !llvm::is_contained(CommandLineMacros, Name);
+  return !definedBefore(Name);
 }
 
 std::optional<PrefixWalk::Next>

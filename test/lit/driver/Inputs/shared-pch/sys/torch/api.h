@@ -7,10 +7,10 @@ inline int answer() { return 42; }
 #ifdef API_FAST
 inline int fast() { return 1; }
 #endif
-// One it names only where the preprocessor skips (as LibTorch does with
-// _USE_MATH_DEFINES under _MSC_VER): a unit may define it first and share.
-#ifdef API_NEVER_DEFINED
-#define API_SKIPPED_NAME 1
+// One it names only where the preprocessor skips, as LibTorch does: a unit
+// may define it first and share.
+#ifdef _MSC_VER
+#define _USE_MATH_DEFINES
 #endif
 } // namespace api
 #endif
