@@ -257,12 +257,11 @@ static llvm::StringSet<> quotedHeaderStemsOf(llvm::StringRef File) {
 /// programs last, path order otherwise (a database lists its files in no
 /// order of its own). A file analysed after the files it calls into have
 /// provided their facts needs no second lint; where the guess is wrong, the
-/// settling below lints again, as it would anyway. IsProgram: which files
-/// define `main`.
+/// settling below lints again, as it would anyway. Sets IsProgram (one
+/// entry a file) for the files that define `main`.
 static void putCalleesFirst(std::vector<size_t> &ToLint,
                             const std::vector<std::string> &Files,
                             std::vector<bool> &IsProgram) {
-  IsProgram.assign(Files.size(), false);
   llvm::StringMap<std::vector<size_t>> UnitsOfStem;
   for (size_t I : ToLint) {
     IsProgram[I] = definesMain(Files[I]);
